@@ -1,0 +1,47 @@
+"""Test-suite options shared by tests/ and proofs/.
+
+--deep     run the long statistical tests (marked ``deep``) and more hypothesis examples
+--impl     MODULE:FUNCTION of another implementation to run the property suite against
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("default", max_examples=40, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("deep", max_examples=500, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+
+
+def pytest_addoption(parser):
+    parser.addoption("--deep", action="store_true", default=False,
+                     help="run long statistical tests and more hypothesis examples")
+    parser.addoption("--impl", default=os.environ.get("REFERENCE_IMPL"),
+                     help="MODULE:FUNCTION of an implementation to check against the reference "
+                          "(or set REFERENCE_IMPL)")
+    parser.addoption("--impl-algorithm", default=os.environ.get("REFERENCE_IMPL_ALGORITHM"),
+                     help="the algorithm id the --impl implementation claims to implement")
+
+
+def pytest_configure(config):
+    settings.load_profile("deep" if config.getoption("--deep") else "default")
+
+
+def pytest_collection_modifyitems(config, items):
+    from reference.claims import all_claims
+
+    known = all_claims()
+    unknown = sorted({str(m.args[0]) if m.args else "<claim marker without an id>"
+                      for item in items for m in item.iter_markers("claim")
+                      if not m.args or m.args[0] not in known})
+    if unknown:
+        raise pytest.UsageError(f"tests name claims that are not registered: {unknown}")
+    if not config.getoption("--deep"):
+        skip = pytest.mark.skip(reason="long statistical run: use --deep")
+        for item in items:
+            if "deep" in item.keywords:
+                item.add_marker(skip)

@@ -1,0 +1,116 @@
+"""Shared precondition checks. Each raises an error from :mod:`reference.errors`.
+
+These are the only place where the package decides what "a valid epsilon" or
+"a finite array" means, so every public function says the same thing the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .errors import AssumptionViolation, NonFiniteError, ParameterError, ShapeError
+
+
+def _real(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise ParameterError(name, "a real number", value)
+    value = float(value)
+    if not math.isfinite(value):
+        raise NonFiniteError(name, "a finite real number", value)
+    return value
+
+
+def check_epsilon(value: object, name: str = "epsilon") -> float:
+    """epsilon: a finite real number > 0."""
+    value = _real(value, name)
+    if value <= 0:
+        raise ParameterError(name, "epsilon > 0", value)
+    return value
+
+
+def check_delta(value: object, name: str = "delta", allow_zero: bool = False) -> float:
+    """delta in (0, 1), or [0, 1) when ``allow_zero``."""
+    value = _real(value, name)
+    if allow_zero:
+        if not 0 <= value < 1:
+            raise ParameterError(name, "0 <= delta < 1", value)
+    elif not 0 < value < 1:
+        raise ParameterError(name, "0 < delta < 1", value)
+    return value
+
+
+def check_positive(value: object, name: str) -> float:
+    value = _real(value, name)
+    if value <= 0:
+        raise ParameterError(name, f"{name} > 0", value)
+    return value
+
+
+def check_nonnegative(value: object, name: str) -> float:
+    value = _real(value, name)
+    if value < 0:
+        raise ParameterError(name, f"{name} >= 0", value)
+    return value
+
+
+def check_probability(value: object, name: str, open_interval: bool = True) -> float:
+    value = _real(value, name)
+    ok = 0 < value < 1 if open_interval else 0 <= value <= 1
+    if not ok:
+        raise ParameterError(name, "0 < p < 1" if open_interval else "0 <= p <= 1", value)
+    return value
+
+
+def check_int(value: object, name: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise ParameterError(name, f"an integer >= {minimum}", value)
+    value = int(value)
+    if value < minimum:
+        raise ParameterError(name, f"{name} >= {minimum}", value)
+    return value
+
+
+def check_array(value: object, name: str, ndim: int | None = None, shape: tuple | None = None,
+                allow_empty: bool = False) -> np.ndarray:
+    """A finite float64 array (a new array; the caller's is never modified)."""
+    try:
+        arr = np.array(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ParameterError(name, "an array of real numbers", type(value).__name__) from exc
+    if ndim is not None and arr.ndim != ndim:
+        raise ShapeError(name, f"a {ndim}-dimensional array", f"shape {arr.shape}")
+    if shape is not None:
+        for want, got in zip(shape, arr.shape):
+            if want is not None and want != got:
+                raise ShapeError(name, f"shape {shape}", f"shape {arr.shape}")
+    if arr.size == 0 and not allow_empty:
+        raise ShapeError(name, "a non-empty array", f"shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise NonFiniteError(name, "finite entries (no NaN or infinity)", "non-finite entries")
+    return arr
+
+
+def check_rng(rng: object, name: str = "rng") -> np.random.Generator:
+    if not isinstance(rng, np.random.Generator):
+        raise ParameterError(name, "a numpy.random.Generator (pass np.random.default_rng(seed))",
+                             type(rng).__name__)
+    return rng
+
+
+def check_rows_norm_bound(X: np.ndarray, bound: float, ord: float, name: str = "X",
+                          rtol: float = 1e-12) -> None:
+    """Every row of X has norm <= bound (the data assumption of a privacy proof).
+
+    A tiny relative tolerance absorbs floating-point rounding of data that were
+    normalised exactly onto the sphere; anything beyond it is a violation.
+    """
+    norms = np.linalg.norm(np.atleast_2d(X), ord=ord, axis=1)
+    worst = float(np.max(norms)) if norms.size else 0.0
+    if worst > bound * (1 + rtol):
+        raise AssumptionViolation(
+            f"every row of {name} has l{ord:g}-norm <= {bound:g}",
+            f"largest row norm is {worst:.6g}; the privacy proof needs the bound, nothing is clipped",
+        )

@@ -1,0 +1,212 @@
+"""The registry of every checkable claim of every paper, and of every algorithm.
+
+A claim is a statement of a paper (or of a building block's source theorem) that
+a test can check. It has a stable id ``<paper>:<locator>`` (``erm_geometry:Theorem 3.1``,
+``core:Gaussian classic calibration``), a kind, and a one-line statement in this
+package's own words.
+
+Where claims live: any module of the package may define a module-level tuple
+``CLAIMS`` of :class:`Claim` (and ``ALGORITHMS`` of :class:`Algorithm`); the
+registry discovers them by walking the package, so a paper module registers its
+claims beside its code without editing this file.
+
+Which tests check a claim: tests carry ``@pytest.mark.claim("<id>")`` (or a
+module-level ``pytestmark``). :func:`claim_tests` finds the markers by reading
+the test files' syntax trees, without importing or running them, so
+``python -m reference claims`` is fast. The meta-test
+(tests/test_claims_registry.py) fails when a claim has no test or a marker
+names an unknown claim.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import ParameterError
+
+KINDS = ("privacy", "sensitivity", "accounting", "utility", "lower-bound", "constant", "invariant")
+
+PAPERS: dict[str, str] = {
+    "core": "Building blocks: mechanisms, accounting and geometry, each citing its source theorem",
+    "erm_geometry": "Talwar, Thakurta, Zhang - Private ERM beyond the worst case: the effect of the constraint set geometry",
+    "heavy_tailed": "Kamath, Liu, Zhang - Improved rates for DP stochastic convex optimization with heavy-tailed data",
+    "online": "Jain, Kothari, Thakurta - Differentially private online learning",
+    "saddle_point": "Gonzalez, Guzman, Paquette - Mirror descent for DP stochastic saddle-point problems",
+    "lasso": "Talwar, Thakurta, Zhang - Nearly-optimal private LASSO",
+}
+
+SEED_FILES: dict[str, str] = {
+    "erm_geometry": "000_b4c55cd604fd3d80.txt",
+    "heavy_tailed": "001_e5e2a2910354303b.txt",
+    "online": "002_a3b672db490b4f84.txt",
+    "saddle_point": "003_b320ffa2393cb150.txt",
+    "lasso": "004_09cb2d1f0bb16a47.txt",
+}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable statement. ``id`` is ``<paper>:<locator>``."""
+
+    id: str
+    kind: str
+    statement: str
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        paper, sep, locator = self.id.partition(":")
+        if not sep or not locator.strip():
+            raise ParameterError("Claim.id", "of the form '<paper>:<locator>'", self.id)
+        if paper not in PAPERS:
+            raise ParameterError("Claim.id", f"a paper key in {sorted(PAPERS)}", paper)
+        if self.kind not in KINDS:
+            raise ParameterError("Claim.kind", f"one of {KINDS}", self.kind)
+        if not self.statement.strip():
+            raise ParameterError("Claim.statement", "non-empty", self.statement)
+
+    @property
+    def paper(self) -> str:
+        return self.id.partition(":")[0]
+
+    @property
+    def locator(self) -> str:
+        return self.id.partition(":")[2]
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """An algorithm of a paper and the function that implements it."""
+
+    paper: str
+    number: str          # the paper's label, e.g. "Algorithm 1"
+    name: str            # the paper's name for it
+    function: str        # "reference.algorithms.erm_geometry:noisy_mirror_descent"
+    section: str = ""
+
+
+def _walk_modules():
+    import reference
+
+    for info in pkgutil.walk_packages(reference.__path__, prefix="reference."):
+        if info.name.rsplit(".", 1)[-1] in ("__main__", "cli"):
+            continue
+        yield importlib.import_module(info.name)
+
+
+@lru_cache(maxsize=1)
+def _discover() -> tuple[dict[str, Claim], tuple[Algorithm, ...]]:
+    claims: dict[str, Claim] = {}
+    algorithms: list[Algorithm] = []
+    for module in _walk_modules():
+        for claim in getattr(module, "CLAIMS", ()):
+            if claim.id in claims and claims[claim.id] != claim:
+                raise ParameterError("Claim.id", "unique across the package", claim.id)
+            claims[claim.id] = claim
+        algorithms.extend(getattr(module, "ALGORITHMS", ()))
+    return claims, tuple(algorithms)
+
+
+def all_claims() -> dict[str, Claim]:
+    """Every registered claim, by id, in a stable (sorted) order."""
+    claims, _ = _discover()
+    return dict(sorted(claims.items()))
+
+
+def all_algorithms() -> tuple[Algorithm, ...]:
+    _, algorithms = _discover()
+    return tuple(sorted(algorithms, key=lambda a: (a.paper, a.number)))
+
+
+# ---------------------------------------------------------------------------
+# Which tests name which claims: a static scan of tests/ and proofs/.
+
+def project_root() -> Path:
+    """The checkout that holds tests/ and proofs/ (the package's parent, when installed editable)."""
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here, Path.cwd()):
+        if (candidate / "tests").is_dir():
+            return candidate
+    return here
+
+
+def _claim_ids_in_decorators(decorators: list[ast.expr]) -> list[str]:
+    found = []
+    for dec in decorators:
+        for node in ast.walk(dec):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "claim" and node.args
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                found.append(node.args[0].value)
+    return found
+
+
+def _module_pytestmark(tree: ast.Module) -> list[str]:
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+            values = node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]
+            return _claim_ids_in_decorators(values)
+    return []
+
+
+def scan_test_file(path: Path, root: Path) -> dict[str, list[str]]:
+    """Map claim id -> pytest node ids (without parameters) for one test file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    rel = path.relative_to(root).as_posix()
+    out: dict[str, list[str]] = {}
+    module_ids = _module_pytestmark(tree)
+
+    def visit(body, prefix, inherited):
+        for node in body:
+            if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+                visit(node.body, prefix + [node.name], inherited + _claim_ids_in_decorators(node.decorator_list))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+                for cid in inherited + _claim_ids_in_decorators(node.decorator_list):
+                    out.setdefault(cid, []).append("::".join([rel, *prefix, node.name]))
+
+    visit(tree.body, [], module_ids)
+    return out
+
+
+def claim_tests(root: Path | None = None) -> dict[str, list[str]]:
+    """Map claim id -> pytest node ids, for every test under tests/ and proofs/."""
+    root = project_root() if root is None else root
+    out: dict[str, list[str]] = {}
+    for folder in ("tests", "proofs"):
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*.py")):
+            if not (path.name.startswith("test_") or path.name.startswith("proof_")):
+                continue
+            for cid, nodes in scan_test_file(path, root).items():
+                out.setdefault(cid, []).extend(nodes)
+    return out
+
+
+def claims_table(paper: str | None = None) -> list[dict]:
+    """The registry as JSON-ready rows (the ``claims --json`` contract)."""
+    if paper is not None and paper not in PAPERS:
+        raise ParameterError("paper", f"one of {sorted(PAPERS)}", paper)
+    tests = claim_tests()
+    rows = []
+    for cid, claim in all_claims().items():
+        if paper is not None and claim.paper != paper:
+            continue
+        nodes = sorted(set(tests.get(cid, [])))
+        rows.append({
+            "id": cid,
+            "paper": claim.paper,
+            "locator": claim.locator,
+            "kind": claim.kind,
+            "statement": claim.statement,
+            "source": claim.source,
+            "tests": nodes,
+            "status": "checked" if nodes else "unchecked",
+        })
+    return rows

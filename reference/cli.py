@@ -1,0 +1,97 @@
+"""Command line: ``python -m reference {list,claims,audit,conform}``.
+
+The contract is in docs/architecture.md. Only this module knows the command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import claims as registry
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    algorithms = registry.all_algorithms()
+    if args.json:
+        print(json.dumps([a.__dict__ for a in algorithms], indent=2))
+        return 0
+    if not algorithms:
+        print("no algorithms registered yet")
+        return 0
+    width = max(len(a.paper) for a in algorithms)
+    for a in algorithms:
+        print(f"{a.paper:<{width}}  {a.number:<14} {a.name:<48} {a.function}")
+    return 0
+
+
+def _cmd_claims(args: argparse.Namespace) -> int:
+    rows = registry.claims_table(args.paper)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    checked = sum(r["status"] == "checked" for r in rows)
+    for r in rows:
+        mark = "x" if r["status"] == "checked" else " "
+        print(f"[{mark}] {r['id']:<52} {r['kind']:<12} {r['statement']}")
+        for node in r["tests"]:
+            print(f"      {node}")
+    print(f"\n{checked} of {len(rows)} claims checked by a test")
+    return 0
+
+
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from .audit.runner import run_audit_command
+
+    return run_audit_command(args)
+
+
+def _cmd_conform(args: argparse.Namespace) -> int:
+    from .conformance import run_conform_command
+
+    return run_conform_command(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m reference", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="algorithms: paper, algorithm number, name, function")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_list)
+
+    p = sub.add_parser("claims", help="every claim: id, kind, statement, tests, status")
+    p.add_argument("--paper", choices=sorted(registry.PAPERS), help="only this paper's claims")
+    p.add_argument("--json", action="store_true", help="print a JSON list")
+    p.set_defaults(func=_cmd_claims)
+
+    p = sub.add_parser("audit", help="run the checks and print claimed vs certified vs measured")
+    p.add_argument("--paper", choices=sorted(registry.PAPERS), help="only this paper")
+    p.add_argument("--quick", action="store_true", help="fewer samples (under 5 minutes on 2 cores)")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE")
+    p.add_argument("--plots", metavar="DIR", help="write PNG plots to DIR (needs the 'plots' extra)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run trials on a Dask cluster (needs the 'dask' extra)")
+    p.add_argument("--workers", type=int, default=None, help="process-pool size (default: all cores)")
+    p.set_defaults(func=_cmd_audit)
+
+    p = sub.add_parser("conform", help="check another implementation against the reference")
+    p.add_argument("target", metavar="MODULE:FUNCTION")
+    p.add_argument("--algorithm", required=True, help="the algorithm id it implements")
+    p.set_defaults(func=_cmd_conform)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except BrokenPipeError:  # e.g. `python -m reference claims | head`
+        return 0
+    except Exception as exc:  # a clear one-line error, not a traceback, for known errors
+        from .errors import ReferenceSpecError
+
+        if isinstance(exc, ReferenceSpecError):
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        raise

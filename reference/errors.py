@@ -1,0 +1,58 @@
+"""The package's exceptions.
+
+Every public function checks what it can of its preconditions and raises one of
+these with a message naming the parameter and the constraint it violated. Each
+subclasses ``ValueError`` (or ``RuntimeError`` for audit failures) so callers who
+only know the standard library still catch them.
+"""
+
+from __future__ import annotations
+
+
+class ReferenceSpecError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class ParameterError(ReferenceSpecError, ValueError):
+    """A parameter is outside the range the paper (or the mathematics) allows.
+
+    ``name`` is the parameter, ``constraint`` the condition it must satisfy, and
+    ``value`` what was given.
+    """
+
+    def __init__(self, name: str, constraint: str, value: object = None):
+        self.name = name
+        self.constraint = constraint
+        self.value = value
+        shown = "" if value is None else f" (got {value!r})"
+        super().__init__(f"{name} must satisfy {constraint}{shown}")
+
+
+class ShapeError(ParameterError):
+    """Arrays have the wrong shape, are empty, or do not match each other."""
+
+
+class NonFiniteError(ParameterError):
+    """An input contains NaN or infinity."""
+
+
+class AssumptionViolation(ReferenceSpecError, ValueError):
+    """Data violate an assumption a privacy or utility proof needs.
+
+    For example a feature vector outside the norm ball the sensitivity bound
+    assumes, or a loss whose declared Lipschitz constant is exceeded on the data.
+    The package never clips or repairs such data silently.
+    """
+
+    def __init__(self, assumption: str, detail: str = ""):
+        self.assumption = assumption
+        self.detail = detail
+        super().__init__(f"assumption violated: {assumption}" + (f" ({detail})" if detail else ""))
+
+
+class AccountingError(ReferenceSpecError, ValueError):
+    """A ledger or composition request the accountant cannot certify."""
+
+
+class AuditError(ReferenceSpecError, RuntimeError):
+    """An audit cannot be carried out soundly (bad statistic, non-finite output, ...)."""
