@@ -1,0 +1,1 @@
+"""One module per paper, named by its key; frank_wolfe.py is shared by erm_geometry and lasso."""

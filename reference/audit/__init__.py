@@ -1,0 +1,1 @@
+"""Empirical privacy, exact profiles, convergence-rate fits and the audit report."""
