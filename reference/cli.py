@@ -41,6 +41,28 @@ def _cmd_claims(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_trace(args: argparse.Namespace) -> int:
+    from . import traceability
+
+    papers = [args.paper] if args.paper else [k for k in registry.PAPERS
+                                              if any(a.paper == k for a in registry.all_algorithms())
+                                              or any(c.paper == k for c in registry.all_claims().values())]
+    stale = []
+    for key in papers:
+        if args.write:
+            traceability.page_path(key).write_text(traceability.updated_page(key), encoding="utf-8")
+            print(f"wrote {traceability.page_path(key)}")
+        elif args.check:
+            if not traceability.is_current(key):
+                stale.append(key)
+        else:
+            print(traceability.generate(key))
+    if stale:
+        print(f"stale traceability pages (run: python -m reference trace --write): {stale}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def _cmd_audit(args: argparse.Namespace) -> int:
     from .audit.runner import run_audit_command
 
@@ -65,6 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paper", choices=sorted(registry.PAPERS), help="only this paper's claims")
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.set_defaults(func=_cmd_claims)
+
+    p = sub.add_parser("trace", help="per-paper traceability page: paper lines -> code, claims -> tests")
+    p.add_argument("--paper", choices=sorted(registry.PAPERS), help="only this paper (default: all with content)")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--write", action="store_true", help="rewrite the generated part of docs/<paper>.md")
+    group.add_argument("--check", action="store_true", help="exit 1 if a page is not current")
+    p.set_defaults(func=_cmd_trace)
 
     p = sub.add_parser("audit", help="run the checks and print claimed vs certified vs measured")
     p.add_argument("--paper", choices=sorted(registry.PAPERS), help="only this paper")
