@@ -94,7 +94,10 @@ def check_array(value: object, name: str, ndim: int | None = None, shape: tuple 
 
 
 def check_rng(rng: object, name: str = "rng") -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
+    """A numpy Generator, or a recording/replaying stand-in from :mod:`reference.rng`."""
+    from .rng import RngProxy
+
+    if not isinstance(rng, (np.random.Generator, RngProxy)):
         raise ParameterError(name, "a numpy.random.Generator (pass np.random.default_rng(seed))",
                              type(rng).__name__)
     return rng
