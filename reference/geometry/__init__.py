@@ -1,0 +1,20 @@
+"""Geometry building blocks: constraint sets, Gaussian widths, mirror maps.
+
+These modules know no paper. They provide what the mirror-descent and Frank-Wolfe
+algorithms of the papers need of a constraint set C:
+
+- :mod:`.sets`   membership, linear minimisation oracle (LMO), support function,
+                 Euclidean projection, diameter / radius in a stated norm, vertices;
+- :mod:`.width`  the Gaussian width E sup_{x in C} <g, x>, exact where a formula
+                 exists, Monte Carlo with a confidence interval otherwise;
+- :mod:`.mirror` mirror maps (Euclidean, negative entropy, p-norm) with their
+                 Bregman divergences, strong-convexity constants and mirror steps.
+"""
+
+from .sets import (ConstraintSet, GroupL1L2Ball, L1Ball, L2Ball, NuclearBall, Polytope, Simplex,
+                   project_l1_ball, project_simplex)
+
+__all__ = [
+    "ConstraintSet", "L2Ball", "L1Ball", "Simplex", "Polytope", "NuclearBall", "GroupL1L2Ball",
+    "project_simplex", "project_l1_ball",
+]
