@@ -490,6 +490,7 @@ class GroupL1L2Ball(ConstraintSet):
             if k > dim:
                 raise ParameterError("groups", f"a block size <= dim = {dim}", k)
             sizes = [k] * (dim // k) + ([dim % k] if dim % k else [])
+            self.block = k
         else:
             try:
                 sizes = [check_int(s, "groups[i]", minimum=1) for s in groups]
@@ -497,6 +498,7 @@ class GroupL1L2Ball(ConstraintSet):
                 raise ParameterError("groups", "a block size or a list of block sizes", groups) from exc
             if sum(sizes) != dim:
                 raise ShapeError("groups", f"block sizes summing to dim = {dim}", sizes)
+            self.block = max(sizes)
         self.sizes = tuple(sizes)
         self.bounds = tuple(np.cumsum([0] + sizes).tolist())
 
