@@ -75,6 +75,15 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     return run_conform_command(args)
 
 
+def _cmd_vectors(args: argparse.Namespace) -> int:
+    from .vectors import write_vectors
+
+    paths = write_vectors(args.out, args.algorithm)
+    for path in paths:
+        print(path)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m reference", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -106,8 +115,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("conform", help="check another implementation against the reference")
     p.add_argument("target", metavar="MODULE:FUNCTION")
-    p.add_argument("--algorithm", required=True, help="the algorithm id it implements")
+    p.add_argument("--algorithm", required=True, help="the algorithm id it implements (see 'vectors')")
+    p.add_argument("--mode", choices=("both", "replay", "distribution"), default="both",
+                   help="replay the reference's draws, compare output laws, or both (default)")
     p.set_defaults(func=_cmd_conform)
+
+    p = sub.add_parser("vectors", help="write JSON test vectors (inputs, seed, draws, outputs)")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder to write the vectors into")
+    p.add_argument("--algorithm", help="only this algorithm id")
+    p.set_defaults(func=_cmd_vectors)
     return parser
 
 

@@ -34,9 +34,20 @@ class Draw:
     value: Any   # list (array draws) or scalar
 
 
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
 def _args_to_kwargs(method: str, args: tuple, kwargs: dict) -> dict:
-    out = {f"arg{i}": (a.tolist() if isinstance(a, np.ndarray) else a) for i, a in enumerate(args)}
-    out.update({k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in kwargs.items()})
+    """The call's arguments in the form they take after a JSON round trip (tuples as lists)."""
+    out = {f"arg{i}": _plain(a) for i, a in enumerate(args)}
+    out.update({k: _plain(v) for k, v in kwargs.items()})
     return out
 
 

@@ -1,0 +1,192 @@
+"""Test vectors: inputs, seed, the exact noise draws the reference consumed, and outputs.
+
+In the manner of conformance suites' vectors, each :class:`VectorCase` names the
+algorithm it exercises (an id such as ``core:gaussian_mechanism`` or
+``lasso:Algorithm 2``), fixed inputs, a seed, and how to read a comparable output
+from the result. :func:`run_case` runs the reference with a
+:class:`~reference.rng.RecordingRng`, so the written vector carries every draw; an
+implementation in any language replays those draws and must reproduce the output
+within the case's stated tolerance. ``python -m reference vectors --out DIR`` writes
+one JSON file per case; the format is documented in docs/conformance.md.
+
+Cases live here (not in the algorithm modules) because this module, like the
+auditor, sits above the algorithms: it runs them and reads their results.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .errors import ParameterError
+from .rng import RecordingRng, ReplayRng
+
+FORMAT_VERSION = 1
+
+
+def resolve(target: str) -> Callable:
+    """'package.module:function' -> the function."""
+    module, sep, name = target.partition(":")
+    if not sep or not module or not name:
+        raise ParameterError("target", "of the form 'package.module:function'", target)
+    try:
+        obj = importlib.import_module(module)
+    except ImportError as exc:
+        raise ParameterError("target", "an importable module", module) from exc
+    for part in name.split("."):
+        if not hasattr(obj, part):
+            raise ParameterError("target", f"a name defined in {module}", name)
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise ParameterError("target", "a callable", target)
+    return obj
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class VectorCase:
+    """One fixed run of an algorithm, replayable by another implementation."""
+
+    algorithm: str
+    name: str
+    reference: str                              # 'module:function' of the reference implementation
+    make_kwargs: Callable[[], dict]             # deterministic inputs (everything but rng)
+    seed: int = 0
+    output: Callable[[Any], Any] = lambda result: result
+    statistic: Callable[[Any], float] | None = None   # scalar summary for distribution checks
+    rtol: float = 1e-12
+    atol: float = 1e-12
+    n_runs: int = 2000                          # runs per side of the distribution check
+    array_args: tuple[str, ...] = field(default=())
+
+
+def run_case(case: VectorCase, function: Callable | None = None) -> dict:
+    """Run the reference (or ``function``) on the case, recording every draw."""
+    function = resolve(case.reference) if function is None else function
+    kwargs = case.make_kwargs()
+    rng = RecordingRng(np.random.default_rng(case.seed))
+    output = case.output(function(**kwargs, rng=rng))
+    return {
+        "format": FORMAT_VERSION,
+        "algorithm": case.algorithm,
+        "case": case.name,
+        "reference": case.reference,
+        "seed": case.seed,
+        "bit_generator": "PCG64 via numpy.random.default_rng(seed)",
+        "inputs": _jsonable(kwargs),
+        "draws": [{"method": d.method, "kwargs": d.kwargs, "value": d.value} for d in rng.draws],
+        "output": _jsonable(output),
+        "tolerance": {"rtol": case.rtol, "atol": case.atol},
+    }
+
+
+def _inputs(vector: dict, case: VectorCase) -> dict:
+    return {k: (np.asarray(v) if k in case.array_args else v) for k, v in vector["inputs"].items()}
+
+
+def replay(vector: dict, case: VectorCase, function: Callable) -> tuple[bool, str]:
+    """Run ``function`` on the vector's inputs and draws; compare with the recorded output."""
+    rng = ReplayRng(vector["draws"])
+    try:
+        got = case.output(function(**_inputs(vector, case), rng=rng))
+    except Exception as exc:  # report, do not crash the whole conformance run
+        return False, f"raised {type(exc).__name__}: {exc}"
+    if not rng.exhausted:
+        return False, "consumed fewer draws than the reference"
+    want = np.asarray(vector["output"], dtype=float)
+    got = np.asarray(_jsonable(got), dtype=float)
+    if want.shape != got.shape:
+        return False, f"output shape {got.shape}, reference {want.shape}"
+    if not np.allclose(got, want, rtol=case.rtol, atol=case.atol):
+        return False, f"max |difference| {np.max(np.abs(got - want)):.3g} beyond rtol={case.rtol}, atol={case.atol}"
+    return True, "identical within tolerance"
+
+
+def cases(algorithm: str | None = None) -> list[VectorCase]:
+    from .vector_cases import CASES
+
+    chosen = [c for c in CASES if algorithm is None or c.algorithm == algorithm]
+    if algorithm is not None and not chosen:
+        known = sorted({c.algorithm for c in CASES})
+        raise ParameterError("algorithm", f"one of {known}", algorithm)
+    return chosen
+
+
+def write_vectors(out_dir: Path, algorithm: str | None = None) -> list[Path]:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    vectors = [(case, run_case(case)) for case in cases(algorithm)]   # all computed before any write
+    paths = []
+    for case, vector in vectors:
+        stem = f"{case.algorithm}__{case.name}".replace(":", "_").replace(" ", "_").replace("/", "_")
+        path = out_dir / f"{stem}.json"
+        path.write_text(json.dumps(vector, indent=1) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def distribution_check(case: VectorCase, function: Callable, n_runs: int | None = None, alpha: float = 1e-3,
+                       seed: int = 20261121) -> tuple[bool, float, str]:
+    """Black-box check: do ``function`` and the reference have the same output law?
+
+    Both are run ``n_runs`` times on the case's inputs with independent seeds (spawned
+    from one SeedSequence, so the check is deterministic). The case's scalar statistic is
+    compared by a two-sample Kolmogorov-Smirnov test, or by a chi-square test of
+    homogeneity when the statistic takes at most 50 distinct values. The false-alarm
+    rate against a correct implementation is at most ``alpha`` (KS is conservative on
+    ties). Returns (passed, p_value, message).
+    """
+    from scipy import stats
+
+    if case.statistic is None:
+        raise ParameterError("case.statistic", "a scalar summary for distribution checks", case.name)
+    n_runs = case.n_runs if n_runs is None else n_runs
+    reference = resolve(case.reference)
+    children = np.random.SeedSequence(seed).spawn(2 * n_runs)
+    kwargs = case.make_kwargs()
+
+    def sample(fn, seeds):
+        values = []
+        for s in seeds:
+            value = float(case.statistic(case.output(fn(**kwargs, rng=np.random.default_rng(s)))))
+            if not np.isfinite(value):
+                raise ParameterError("output", "a finite statistic", value)
+            values.append(value)
+        return np.array(values)
+
+    try:
+        ours = sample(reference, children[:n_runs])
+        theirs = sample(function, children[n_runs:])
+    except ParameterError:
+        raise
+    except Exception as exc:
+        return False, 0.0, f"raised {type(exc).__name__}: {exc}"
+    levels = np.union1d(ours, theirs)
+    if levels.size <= 50:
+        table = np.array([[np.sum(ours == v) for v in levels], [np.sum(theirs == v) for v in levels]])
+        table = table[:, table.sum(axis=0) > 0]
+        if table.shape[1] < 2:
+            return True, 1.0, "both always return the same value"
+        p_value = float(stats.chi2_contingency(table)[1])
+        test = "chi-square homogeneity"
+    else:
+        p_value = float(stats.ks_2samp(ours, theirs).pvalue)
+        test = "two-sample KS"
+    ok = p_value >= alpha
+    return ok, p_value, f"{test} p = {p_value:.3g} (alpha = {alpha:g}, {n_runs} runs each)"

@@ -1,0 +1,112 @@
+"""The oracle harness, checked on the reference itself and on deliberately broken copies.
+
+With ``--impl MODULE:FUNCTION --impl-algorithm ID`` the parametrised checks run against
+that implementation instead (the conformance mode of the suite).
+
+False-alarm rate: the distribution checks use alpha = 1e-3 at fixed seeds, so a correct
+implementation fails one with probability at most 1e-3 per case (and, the seeds being
+fixed, the reference's own run below is deterministic).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from reference.conformance import check_implementation
+from reference.vectors import cases, distribution_check, replay, resolve, run_case, write_vectors
+
+
+def _targets(config):
+    impl = config.getoption("--impl")
+    if impl:
+        algorithm = config.getoption("--impl-algorithm")
+        if not algorithm:
+            raise pytest.UsageError("--impl needs --impl-algorithm ID (see python -m reference vectors)")
+        return [(impl, case) for case in cases(algorithm)]
+    return [(case.reference, case) for case in cases()]
+
+
+def pytest_generate_tests(metafunc):
+    if "target_case" in metafunc.fixturenames:
+        pairs = _targets(metafunc.config)
+        metafunc.parametrize("target_case", pairs, ids=[f"{c.algorithm}-{c.name}" for _, c in pairs])
+
+
+def test_replay_matches_the_vector(target_case):
+    target, case = target_case
+    vector = json.loads(json.dumps(run_case(case)))    # through JSON, as another language reads it
+    ok, detail = replay(vector, case, resolve(target))
+    assert ok, detail
+
+
+def test_output_law_matches_the_reference(target_case):
+    target, case = target_case
+    if case.statistic is None:
+        pytest.skip("case has no scalar statistic")
+    ok, p_value, detail = distribution_check(case, resolve(target))
+    assert ok, detail
+
+
+# --- negative controls: the same checks must flag a broken implementation ---------------
+
+def laplace_with_wrong_scale(value, sensitivity, scale, rng):
+    """A 'fast implementation' that forgot a factor 2 in the noise scale."""
+    from reference.privacy.mechanisms import laplace_mechanism
+
+    return laplace_mechanism(value, sensitivity, scale / 2, rng)
+
+
+def gaussian_drawing_its_own_way(value, sensitivity, sigma, rng):
+    """Correct law, but draws standard normals and scales them: replay must notice the order."""
+    value = np.asarray(value, dtype=float)
+    return value + rng.normal(0.0, sigma, size=value.shape)
+
+
+def test_replay_flags_a_wrong_noise_scale():
+    case = cases("core:laplace_mechanism")[0]
+    ok, detail = replay(run_case(case), case, laplace_with_wrong_scale)
+    assert not ok, detail   # caught at the first draw: it asks rng.laplace for scale 1, not 2
+
+
+def test_distribution_check_flags_a_wrong_noise_scale():
+    case = cases("core:laplace_mechanism")[0]
+    ok, p_value, _ = distribution_check(case, laplace_with_wrong_scale)
+    assert not ok and p_value < 1e-3
+
+
+def test_black_box_with_the_right_law_passes_distribution_but_not_replay():
+    case = cases("core:gaussian_mechanism")[0]
+    ok_replay, detail = replay(run_case(case), case, gaussian_drawing_its_own_way)
+    assert not ok_replay and "draw 0" in detail
+    ok_law, _, detail = distribution_check(case, gaussian_drawing_its_own_way)
+    assert ok_law, detail
+
+
+def test_conform_command_exit_codes():
+    good = subprocess.run([sys.executable, "-m", "reference", "conform",
+                           "reference.privacy.mechanisms:laplace_mechanism",
+                           "--algorithm", "core:laplace_mechanism"], capture_output=True, text=True)
+    assert good.returncode == 0, good.stdout + good.stderr
+    bad = subprocess.run([sys.executable, "-m", "reference", "conform",
+                          f"{__name__}:laplace_with_wrong_scale",
+                          "--algorithm", "core:laplace_mechanism"], capture_output=True, text=True)
+    assert bad.returncode == 1 and "FAIL" in bad.stdout
+
+
+def test_check_implementation_rows_name_each_check():
+    rows = check_implementation("reference.privacy.mechanisms:report_noisy_max", "core:report_noisy_max")
+    assert {(r.case, r.check) for r in rows} == {
+        (c.name, check) for c in cases("core:report_noisy_max") for check in ("replay", "distribution")}
+    assert all(r.passed for r in rows)
+
+
+def test_vectors_are_written_only_when_all_computed(tmp_path):
+    paths = write_vectors(tmp_path / "out")
+    assert len(paths) == len(cases())
+    vector = json.loads(paths[0].read_text())
+    assert {"format", "algorithm", "case", "seed", "inputs", "draws", "output", "tolerance"} <= set(vector)
