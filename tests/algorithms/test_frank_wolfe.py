@@ -243,3 +243,15 @@ def test_general_lmo_callable_matches_vertex_set():
     b = fw.frank_wolfe(grad, S.lmo, np.zeros(3), 15)
     assert np.array_equal(a.theta, b.theta)
     assert np.all(b.selected_index == -1)
+
+
+@given(st.integers(1, 6), st.floats(0.1, 3), st.integers(0, 2**32 - 1))
+def test_signed_basis_agrees_with_geometry_l1_ball(p, radius, seed):
+    from reference.geometry.sets import L1Ball
+
+    ball = L1Ball(p, radius)
+    S = fw.as_vertex_set(ball)
+    assert isinstance(S, fw.SignedBasis)
+    g = np.random.default_rng(seed).integers(-2, 3, p).astype(float)   # many ties
+    assert np.array_equal(S.lmo(g), ball.lmo(g))
+    assert np.array_equal(np.vstack([S.vertex(i) for i in range(S.size)]), ball.vertices())

@@ -1,0 +1,482 @@
+"""Paper ``lasso``: Talwar, Thakurta, Zhang, "Nearly-optimal private LASSO" (NeurIPS 2015).
+
+Seed ../shared/seeds/004_09cb2d1f0bb16a47.txt; catalogue ../shared/spec/lasso.md.
+
+What is here
+------------
+- The LASSO problem of §2.2: data D = {(x_i, y_i)} with ||x_i||_inf <= 1, |y_i| <= 1, loss
+  eq. (2) L(theta; D) = (1/n) sum_i (<x_i, theta> - y_i)^2, constraint ||theta||_1 <= c
+  (the paper fixes c = 1 and says the results extend to any c; ``radius`` here).
+- Its exact constants (derived in proofs/proof_lasso.py): the per-example l1-Lipschitz
+  constant L_1 = 2 (c + 1) (= 4 for c = 1; the paper: "O(1)"), the curvature bound
+  Gamma = 8 c^2 (the paper's §2.2 / Remark 1: 4, a factor 2 short, docs/errata.md lasso-E03),
+  the score sensitivity 2 L_1 c / n = 4 c (c + 1) / n under replace-one neighbours.
+- :func:`frank_wolfe_lasso` (Algorithm 1 on the l1 ball) and :func:`private_lasso`
+  (Algorithm 2 with S = {+-c e_j}, Corollary 2.7), both through the shared
+  :mod:`reference.algorithms.frank_wolfe`. Two calibrations: ``"paper"`` (line 3 verbatim) and
+  ``"certified"`` (the smallest Laplace scale the package's accountant certifies).
+- The hard instance of the lower bound (§3, Theorem 3.1, Lemma 3.3) on small sizes.
+
+What makes it fast (no line of the paper is hidden)
+---------------------------------------------------
+Line 3 needs grad L(theta_t; D) = (2/n) X^T (X theta_t - y) at every step. :class:`LassoGradient`
+computes exactly that, but keeps z = X theta_t between steps: line 5 moves theta to
+(1 - mu) theta_t + mu s with s = +-c e_j, so X theta_{t+1} = (1 - mu) X theta_t + mu (+-c X[:, j]),
+a rank-one (one column) update of the residual instead of a full product X theta. What remains
+per step is the one product X^T r. The cache is used only when the theta asked for is exactly
+the one it belongs to, and tests compare with the direct formula.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validate import check_delta, check_epsilon, check_int, check_positive, check_rng
+from ..claims import Claim
+from ..errors import AssumptionViolation, NonFiniteError, ParameterError, ShapeError
+from ..privacy.ledger import FrozenLedger
+from . import frank_wolfe as fw
+
+__all__ = [
+    "lipschitz_l1", "curvature_bound", "curvature", "score_sensitivity", "horizon",
+    "check_lasso_data", "lasso_loss", "LassoGradient", "frank_wolfe_lasso", "private_lasso",
+    "PrivateLassoResult", "lasso_noise_scale", "lasso_minimum_lower_bound", "excess_risk",
+    "consensus_columns", "planted_code_matrix", "orthogonal_sign_matrix", "hard_instance",
+    "hard_instance_loss", "comparison_point", "sign_agreement", "sign_reduction",
+]
+
+CALIBRATIONS = ("paper", "certified")
+GAMMAS = ("exact", "paper")
+
+
+# ---------------------------------------------------------------------------
+# Constants (proofs/proof_lasso.py derives and checks each)
+
+
+def lipschitz_l1(radius: float = 1.0) -> float:
+    """L_1 = sup_{||theta||_1 <= c, ||x||_inf <= 1, |y| <= 1} ||2 (<x, theta> - y) x||_inf = 2 (c + 1)."""
+    c = check_positive(radius, "radius")
+    return 2.0 * (c + 1.0)
+
+
+def curvature_bound(radius: float = 1.0, *, gamma: str = "exact") -> float:
+    """A public bound on the curvature constant (Def 2.1) of L(.; d) for every record d.
+
+    ``"exact"``: 8 c^2 (attained: x = e_1, theta_1 = -c e_1, theta_2 = c e_1).
+    ``"paper"``: 4 c^2, what §2.2 obtains from Remark 1 ("C_L <= 4 max (1/n) ||X theta||^2");
+    Remark 1's constant is Clarkson's 1/gamma^2 convention, half of Def 2.1's (lasso-E03).
+    """
+    c = check_positive(radius, "radius")
+    if gamma not in GAMMAS:
+        raise ParameterError("gamma", f"one of {GAMMAS}", gamma)
+    return (8.0 if gamma == "exact" else 4.0) * c * c
+
+
+def curvature(X, radius: float = 1.0) -> float:
+    """The exact curvature constant of L(.; D) on the l1 ball: (8 c^2 / n) max_j ||X[:, j]||^2."""
+    X = np.asarray(X, dtype=float)
+    c = check_positive(radius, "radius")
+    return 8.0 * c * c / X.shape[0] * float(np.max(np.einsum("ij,ij->j", X, X)))
+
+
+def score_sensitivity(n: int, radius: float = 1.0) -> float:
+    """sup |<s, grad L(theta; D) - grad L(theta; D')>| over theta in C, s in S, replace-one
+    neighbours: 2 L_1 ||C||_1 / n = 4 c (c + 1) / n (tight; the paper: O(L_1 ||C||_1 / n))."""
+    n = check_int(n, "n", 1)
+    c = check_positive(radius, "radius")
+    return 2.0 * lipschitz_l1(c) * c / n
+
+
+def horizon(n: int, epsilon: float, radius: float = 1.0, *, gamma: str = "exact") -> int:
+    """T of Theorem 2.5, T = (Gamma n eps / (L_1 ||C||_1))^(2/3), rounded up, at least 1
+    (the paper leaves it real; lasso-E05). With c = 1: (2 n eps)^(2/3) for the exact Gamma = 8,
+    (n eps)^(2/3) for the paper's 4."""
+    n = check_int(n, "n", 1)
+    eps = check_epsilon(epsilon)
+    c = check_positive(radius, "radius")
+    G = curvature_bound(c, gamma=gamma)
+    value = (G * n * eps / (lipschitz_l1(c) * c)) ** (2.0 / 3.0)
+    # guard against 8.000000000000002 rounding the ceiling up when the value is an integer
+    return max(1, math.ceil(value - 1e-9 * value))
+
+
+# ---------------------------------------------------------------------------
+# Data, loss, gradient
+
+
+def check_lasso_data(X, y) -> tuple[np.ndarray, np.ndarray]:
+    """X (n, p), y (n,) in the domain of §2.2 / Cor 2.7: every |X_ij| <= 1 and |y_i| <= 1.
+
+    Raises ShapeError / NonFiniteError / AssumptionViolation naming the bound. Nothing is
+    clipped. A float64 C-ordered X is used as is (no copy: a 10^4 x 10^4 design is 800 MB).
+    """
+    X = np.asarray(X)
+    y = np.asarray(y)
+    if X.dtype != np.float64:
+        try:
+            X = X.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ParameterError("X", "an array of real numbers", str(X.dtype)) from exc
+    if y.dtype != np.float64:
+        try:
+            y = y.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ParameterError("y", "an array of real numbers", str(y.dtype)) from exc
+    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+        raise ShapeError("X", "a non-empty (n, p) array", f"shape {X.shape}")
+    if y.shape != (X.shape[0],):
+        raise ShapeError("y", f"a vector of length n = {X.shape[0]}", f"shape {y.shape}")
+    lo, hi = float(X.min()), float(X.max())     # NaN propagates; no temporary copy of X
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise NonFiniteError("X", "finite entries (no NaN or infinity)", "non-finite entries")
+    if lo < -1.0 or hi > 1.0:
+        raise AssumptionViolation(
+            "every feature vector has ||x||_inf <= 1 (lasso §2.2, Cor 2.7)",
+            f"X has entries in [{lo:.6g}, {hi:.6g}]; the privacy proof needs the bound, "
+            "nothing is clipped")
+    if not np.all(np.isfinite(y)):
+        raise NonFiniteError("y", "finite entries (no NaN or infinity)", "non-finite entries")
+    if y.size and float(np.max(np.abs(y))) > 1.0:
+        raise AssumptionViolation(
+            "every response has |y| <= 1 (lasso §2.2, Cor 2.7)",
+            f"largest |y| is {float(np.max(np.abs(y))):.6g}; nothing is clipped")
+    return np.ascontiguousarray(X), y
+
+
+def lasso_loss(theta, X, y) -> float:
+    """eq. (2): L(theta; D) = (1/n) sum_i (<x_i, theta> - y_i)^2."""
+    r = np.asarray(X) @ np.asarray(theta, dtype=float) - np.asarray(y)
+    return float(r @ r) / r.shape[0]
+
+
+class LassoGradient:
+    """theta -> grad L(theta; D) = (2/n) X^T (X theta - y), with the rank-one residual update.
+
+    ``incremental=False`` recomputes X theta every call (the plain definition).
+    """
+
+    def __init__(self, X, y, *, incremental: bool = True):
+        self.X = X
+        self.y = y
+        self.n = X.shape[0]
+        self.incremental = bool(incremental)
+        self._theta: np.ndarray | None = None
+        self._z: np.ndarray | None = None          # X @ self._theta
+
+    def _X_times(self, v: np.ndarray) -> np.ndarray:
+        # X v over the support of v (FW iterates are sparse: ||theta_t||_0 <= t)
+        nz = np.flatnonzero(v)
+        if nz.size == 0:
+            return np.zeros(self.n)
+        if nz.size > self.X.shape[1] // 4:
+            return self.X @ v
+        return self.X[:, nz] @ v[nz]
+
+    def residual(self, theta: np.ndarray) -> np.ndarray:
+        """X theta - y."""
+        if self.incremental and self._theta is not None and np.array_equal(theta, self._theta):
+            z = self._z
+        else:
+            z = self._X_times(np.asarray(theta, dtype=float))
+            if self.incremental:
+                self._theta, self._z = np.array(theta, dtype=float), z
+        return z - self.y
+
+    def __call__(self, theta) -> np.ndarray:
+        return (2.0 / self.n) * (self.X.T @ self.residual(theta))
+
+    def after_step(self, theta_next, mu, vertex) -> None:
+        """Line 5 moved theta_t to (1 - mu) theta_t + mu s: X theta_{t+1} = (1 - mu) X theta_t + mu X s."""
+        if not self.incremental or self._z is None:
+            return
+        self._z = (1.0 - mu) * self._z + mu * self._X_times(np.asarray(vertex, dtype=float))
+        self._theta = np.array(theta_next, dtype=float)
+
+
+# ---------------------------------------------------------------------------
+# Algorithm 1 and Algorithm 2 on the l1 ball
+
+
+def _theta1(theta1, p: int, radius: float) -> np.ndarray:
+    if theta1 is None:
+        return np.zeros(p)      # public, data-independent (R-06); then ||theta_T||_0 <= T - 1
+    theta1 = np.asarray(theta1, dtype=float)
+    if theta1.shape != (p,):
+        raise ShapeError("theta1", f"a vector of length p = {p}", f"shape {theta1.shape}")
+    if not np.all(np.isfinite(theta1)):
+        raise NonFiniteError("theta1", "finite entries", "non-finite entries")
+    if float(np.sum(np.abs(theta1))) > radius * (1 + 1e-12):
+        raise ParameterError("theta1", f"a point of the l1 ball ||theta_1||_1 <= {radius:g}",
+                             float(np.sum(np.abs(theta1))))
+    return theta1
+
+
+def frank_wolfe_lasso(X, y, T: int, *, radius: float = 1.0, theta1=None, step_size="paper",
+                      keep_iterates: bool = True) -> fw.FrankWolfeResult:
+    """Algorithm 1 (lasso §2) on the LASSO objective eq. (2) over the l1 ball of radius c.
+
+    Thin wrapper over :func:`reference.algorithms.frank_wolfe.frank_wolfe` with the LMO of
+    Fact 2.3 over S = {+-c e_j}. Theorem 2.2: L(theta_T) - L* = O(Gamma / T).
+    """
+    X, y = check_lasso_data(X, y)
+    c = check_positive(radius, "radius")
+    T = check_int(T, "T", 1)
+    p = X.shape[1]
+    return fw.frank_wolfe(LassoGradient(X, y), fw.SignedBasis(p, c), _theta1(theta1, p, c), T,
+                          step_size=step_size, keep_iterates=keep_iterates)
+
+
+@dataclass(frozen=True)
+class PrivateLassoResult:
+    """The output of :func:`private_lasso` and its evidence.
+
+    theta: theta_priv = theta_T. iterates: (T, p) array or None. selected_index: the vertex
+    chosen at each step (index into [c e_1..c e_p, -c e_1..-c e_p]). noise_scale: lambda.
+    ledger: one selection event per step (T - 1 events). epsilon, delta: the target; for
+    ``calibration="paper"`` the accountant may certify more (docs/errata.md lasso-E02).
+    """
+
+    theta: np.ndarray
+    iterates: np.ndarray | None
+    selected_index: np.ndarray
+    step_sizes: np.ndarray
+    T: int
+    noise_scale: float
+    score_sensitivity: float
+    calibration: str
+    selection: str
+    epsilon: float
+    delta: float
+    radius: float
+    ledger: FrozenLedger
+
+
+def lasso_noise_scale(n: int, T: int, epsilon: float, delta: float, *, radius: float = 1.0,
+                      calibration: str = "paper", selection: str = "laplace") -> float:
+    """lambda for Algorithm 2 on the LASSO.
+
+    ``"paper"``: line 3 verbatim, L_1 ||C||_1 sqrt(8 T ln(1/delta)) / (n eps) with L_1 = 2 (c+1),
+    ||C||_1 = c. ``"certified"``: the smallest scale for which the accountant certifies the
+    T - 1 selections, each of score sensitivity 4 c (c+1) / n, (eps, delta)-DP.
+    """
+    c = check_positive(radius, "radius")
+    if calibration == "paper":
+        return fw.paper_laplace_scale(lipschitz_l1(c), c, T, n, epsilon, delta)
+    if calibration == "certified":
+        noise = "gumbel" if selection == "exponential" else selection
+        return fw.certified_laplace_scale(score_sensitivity(n, c), T, epsilon, delta, noise=noise)
+    raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
+
+
+def private_lasso(X, y, epsilon: float, delta: float, rng: np.random.Generator, *,
+                  radius: float = 1.0, T: int | None = None, calibration: str = "paper",
+                  selection: str = "laplace", gamma: str = "exact", theta1=None,
+                  step_size="paper", keep_iterates: bool = True,
+                  incremental: bool = True) -> PrivateLassoResult:
+    """Private LASSO: Algorithm 2 A_Noise-FW(polytope) on the l1 ball (lasso §2.2, Corollary 2.7).
+
+    Paper ``lasso``, Algorithm 2 (§2.1) instantiated as §2.2 says: S = {+-c e_j} (|S| = 2p,
+    ||C||_1 = c), L_1 = 2 (c + 1), Gamma = 8 c^2 (``gamma="paper"``: 4 c^2), T from Theorem 2.5
+    unless given. Privacy: Theorem 2.4; utility: Theorem 2.5 / Corollary 2.7 / Theorem 1.1.
+
+    X, y      data with every |X_ij| <= 1 and |y_i| <= 1 (checked; nothing is clipped)
+    epsilon, delta   the target (epsilon > 0, 0 < delta < 1)
+    rng       numpy Generator (same seed, same bits)
+    radius    c > 0
+    T         horizon (public); default :func:`horizon`
+    calibration  "paper" | "certified"  (:func:`lasso_noise_scale`)
+    selection "laplace" (Alg 2 lines 3-4), "gumbel" or "exponential" (the exponential-mechanism
+              form that §2.1's text names; same privacy bound, different output law)
+    incremental  use the rank-one residual update (module docstring); False recomputes X theta
+    """
+    X, y = check_lasso_data(X, y)
+    eps = check_epsilon(epsilon)
+    d = check_delta(delta)
+    c = check_positive(radius, "radius")
+    rng = check_rng(rng)
+    if calibration not in CALIBRATIONS:
+        raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
+    n, p = X.shape
+    T = horizon(n, eps, c, gamma=gamma) if T is None else check_int(T, "T", 1)
+    lam = lasso_noise_scale(n, T, eps, d, radius=c, calibration=calibration, selection=selection)
+    sens = score_sensitivity(n, c)
+    res = fw.private_frank_wolfe_polytope(
+        LassoGradient(X, y, incremental=incremental), fw.SignedBasis(p, c), _theta1(theta1, p, c),
+        T, noise_scale=lam, score_sensitivity=sens, rng=rng, selection=selection,
+        step_size=step_size, keep_iterates=keep_iterates, label="private-lasso")
+    return PrivateLassoResult(
+        theta=res.theta, iterates=res.iterates, selected_index=res.selected_index,
+        step_sizes=res.step_sizes, T=T, noise_scale=lam, score_sensitivity=sens,
+        calibration=calibration, selection=selection, epsilon=eps, delta=d, radius=c,
+        ledger=res.ledger)
+
+
+# ---------------------------------------------------------------------------
+# Excess risk (eq. (1)) with a certified optimum
+
+
+def lasso_minimum_lower_bound(X, y, *, radius: float = 1.0, steps: int = 2000) -> tuple[float, float]:
+    """(lower, upper) bounds on min_{||theta||_1 <= c} L(theta; D): run Algorithm 1 for ``steps``
+    steps; upper = L(theta_K), lower = L(theta_K) - gap(theta_K) (Frank-Wolfe duality gap)."""
+    X, y = check_lasso_data(X, y)
+    c = check_positive(radius, "radius")
+    grad = LassoGradient(X, y)
+    S = fw.SignedBasis(X.shape[1], c)
+    res = fw.frank_wolfe(grad, S, np.zeros(X.shape[1]), check_int(steps, "steps", 1),
+                         keep_iterates=False)
+    upper = lasso_loss(res.theta, X, y)
+    return upper - fw.duality_gap(LassoGradient(X, y, incremental=False), S, res.theta), upper
+
+
+def excess_risk(theta, X, y, lower_bound: float) -> float:
+    """eq. (1) measured against a certified lower bound of the optimum (so it is an upper bound
+    on the true excess risk, by at most the gap left in ``lower_bound``)."""
+    return lasso_loss(theta, X, y) - lower_bound
+
+
+# ---------------------------------------------------------------------------
+# §3: the hard instance of the lower bound (Theorem 3.1, eq. (3), Lemma 3.3)
+
+
+def consensus_columns(Xsub) -> tuple[np.ndarray, np.ndarray]:
+    """(W, s): the consensus columns of a {-1, 1} matrix (all entries equal) and their signs."""
+    Xsub = np.asarray(Xsub)
+    allpos = np.all(Xsub == 1, axis=0)
+    allneg = np.all(Xsub == -1, axis=0)
+    W = np.flatnonzero(allpos | allneg)
+    return W, np.where(allpos[W], 1, -1).astype(np.int64)
+
+
+def planted_code_matrix(w: int, p: int, tau: float, rng: np.random.Generator) -> np.ndarray:
+    """A synthetic X in {-1, 1}^{(w+1) x p} in which every X_(i) (row i removed) has at least
+    (1 - tau) p consensus columns: ceil((1 - tau) p) columns are constant over all rows (random
+    signs), the rest are random. It stands in for Theorem 3.2's padded Tardos code only on the
+    LASSO side of the proof (eq. (3), Lemma 3.3); it has no tracing property (docs/lasso.md)."""
+    w = check_int(w, "w", 1)
+    p = check_int(p, "p", 1)
+    tau = check_positive(tau, "tau")
+    rng = check_rng(rng)
+    n_cons = math.ceil((1.0 - tau) * p)
+    X = rng.choice(np.array([-1, 1], dtype=np.int64), size=(w + 1, p))
+    cols = rng.permutation(p)[:n_cons]
+    X[:, cols] = rng.choice(np.array([-1, 1], dtype=np.int64), size=n_cons)[None, :]
+    return X
+
+
+def orthogonal_sign_matrix(k: int, p: int) -> np.ndarray:
+    """Y in {-1, 1}^{k x p} with mutually orthogonal columns (Y^T Y = k I_p): Sylvester's
+    Hadamard matrix of order 2^r >= p, first p columns, stacked k / 2^r times. Needs k a multiple
+    of 2^r (the paper only says "possible as k >> p")."""
+    from scipy.linalg import hadamard
+
+    k = check_int(k, "k", 1)
+    p = check_int(p, "p", 1)
+    order = 1 << max(0, (p - 1).bit_length())
+    if k % order:
+        raise ParameterError("k", f"a multiple of {order} (the Hadamard order >= p = {p})", k)
+    H = hadamard(order).astype(np.int64)[:, :p]
+    return np.tile(H, (k // order, 1))
+
+
+def hard_instance(Xcode, i: int, Y) -> tuple[np.ndarray, np.ndarray]:
+    """D_i of §3 (0-based i): the k common records (z_j, 0), z_j the rows of Y, followed by the
+    w records (x_j, 1) for the rows x_j of ``Xcode`` with j != i. Returns (features, labels);
+    n = k + w (the paper writes w + wp, lasso-E08)."""
+    Xcode = np.asarray(Xcode)
+    Y = np.asarray(Y)
+    i = check_int(i, "i", 0)
+    if i >= Xcode.shape[0]:
+        raise ParameterError("i", f"0 <= i < w + 1 = {Xcode.shape[0]}", i)
+    if Y.shape[1] != Xcode.shape[1]:
+        raise ShapeError("Y", f"p = {Xcode.shape[1]} columns", f"shape {Y.shape}")
+    rows = np.delete(Xcode, i, axis=0)
+    features = np.vstack([Y, rows]).astype(float)
+    labels = np.concatenate([np.zeros(Y.shape[0]), np.ones(rows.shape[0])])
+    return features, labels
+
+
+def hard_instance_loss(theta, Xcode, i: int, k: int) -> float:
+    """The un-normalised loss of §3 by its closed form: sum_{j != i} (x_j . theta - 1)^2 + k ||theta||_2^2
+    (the last equality of the display, valid when Y^T Y = k I)."""
+    theta = np.asarray(theta, dtype=float)
+    rows = np.delete(np.asarray(Xcode, dtype=float), i, axis=0)
+    r = rows @ theta - 1.0
+    return float(r @ r + k * theta @ theta)
+
+
+def comparison_point(Xcode, i: int) -> np.ndarray:
+    """theta* in {-1/p, 1/p}^p with the signs of the consensus columns of X_(i) (eq. (3));
+    +1/p on the other columns (the paper leaves them arbitrary)."""
+    Xcode = np.asarray(Xcode)
+    p = Xcode.shape[1]
+    W, s = consensus_columns(np.delete(Xcode, i, axis=0))
+    theta = np.full(p, 1.0 / p)
+    theta[W] = s / p
+    return theta
+
+
+def sign_agreement(theta, Xcode, i: int) -> int:
+    """|{j in W_i : sign(theta_j) = s_j}| (Lemma 3.3; sign(0) = 0 never agrees)."""
+    W, s = consensus_columns(np.delete(np.asarray(Xcode), i, axis=0))
+    return int(np.sum(np.sign(np.asarray(theta)[W]) == s))
+
+
+def sign_reduction(mechanism, Y):
+    """The reduction of the proof of Theorem 3.1: from a LASSO mechanism A (features, labels,
+    rng -> theta) build A'(X_(i)) = sign(A(D_i)), where D_i is the public records (z_j, 0) plus
+    the rows of X_(i) labelled 1. A' touches X_(i) only through A, so a row change of X_(i) is a
+    replace-one change of D_i and A' inherits A's (epsilon, delta)."""
+    Y = np.asarray(Y)
+
+    def reduced(Xsub, rng):
+        Xsub = np.asarray(Xsub)
+        features = np.vstack([Y, Xsub]).astype(float)
+        labels = np.concatenate([np.zeros(Y.shape[0]), np.ones(Xsub.shape[0])])
+        return np.sign(np.asarray(mechanism(features, labels, rng)))
+
+    return reduced
+
+
+# ---------------------------------------------------------------------------
+# Registry
+
+ALGORITHMS = ()
+
+CLAIMS = (
+    Claim("lasso:§2.2 Lipschitz constant", "constant",
+          "For ||x||_inf <= 1, |y| <= 1 and ||theta||_1 <= c the per-example gradient has "
+          "||grad||_inf <= 2 (c + 1) (= 4 at c = 1), attained; the paper says O(1).",
+          "lasso §2.2"),
+    Claim("lasso:§2.2 curvature", "constant",
+          "The curvature constant (Def 2.1) of the LASSO loss on the l1 ball is exactly "
+          "(8 c^2 / n) max_j ||X_j||^2 <= 8 c^2; the paper's 4 (Remark 1, §2.2) is short by a factor 2.",
+          "lasso Def 2.1, Remark 1, §2.2"),
+    Claim("lasso:Theorem 2.4 sensitivity", "sensitivity",
+          "Between replace-one neighbours every vertex score <s, grad L(theta; D)> moves by at most "
+          "2 L_1 ||C||_1 / n = 4 c (c + 1) / n, attained; the paper writes O(L_1 ||C||_1 / n).",
+          "lasso §2.1, display after Theorem 2.4"),
+    Claim("lasso:Algorithm 2 line 3", "constant",
+          "The paper calibration uses lambda = L_1 ||C||_1 sqrt(8 T ln(1/delta)) / (n eps) exactly, "
+          "with T (not T - 1) under the root.", "lasso Algorithm 2 line 3"),
+    Claim("lasso:Bad input", "invariant",
+          "Features outside [-1, 1], responses outside [-1, 1], radius <= 0, T < 1, eps <= 0 and "
+          "delta outside (0, 1) are refused with an error naming the bound; nothing is clipped.",
+          "lasso §2.2, Cor 2.7 domain"),
+    Claim("lasso:§3 orthogonal design", "lower-bound",
+          "With Y^T Y = k I the common records contribute sum_j (z_j . theta)^2 = k ||theta||^2.",
+          "lasso §3, display before eq. (3)"),
+    Claim("lasso:eq (3)", "lower-bound",
+          "With at least (1 - tau) p consensus columns, theta* (signs of the consensus, magnitude 1/p) "
+          "has ||theta*||_1 = 1 and un-normalised loss <= (tau + 4 tau^2) w on D_i.",
+          "lasso §3 eq. (3)"),
+    Claim("lasso:Lemma 3.3", "lower-bound",
+          "If ||theta||_1 <= 1 and L(theta; D_i) < 1.1 tau w then theta agrees in sign with at least "
+          "3p/4 consensus columns of X_(i).", "lasso §3 Lemma 3.3"),
+    Claim("lasso:§3 neighbouring instances", "lower-bound",
+          "The data sets D_i lie in the domain, have n = k + w records, and D_i, D_i' differ in "
+          "exactly one record (a replace-one pair), so the sign reduction inherits (eps, delta).",
+          "lasso §3, proof of Theorem 3.1"),
+)
