@@ -59,7 +59,26 @@ class GaussianWidth:
 def width_l2_ball(dim: int, radius: float = 1.0) -> float:
     """r sqrt(2) Gamma((d+1)/2)/Gamma(d/2) = r E||g||_2 (mean of the chi distribution)."""
     dim = check_int(dim, "dim")
-    return float(radius) * math.sqrt(2.0) * math.exp(special.gammaln((dim + 1) / 2) - special.gammaln(dim / 2))
+    return float(radius) * math.sqrt(2.0) * _gamma_half_ratio(dim / 2.0)
+
+
+def _gamma_half_ratio(x: float) -> float:
+    """Gamma(x + 1/2) / Gamma(x), to a few ulps for every x > 0.
+
+    exp(gammaln(x + 1/2) - gammaln(x)) loses ~|gammaln| * eps to cancellation (1e-12 relative
+    at d = 5000, 1e-10 at d = 10^6; found by proofs/proof_geometry.py). For x < 20 the gamma
+    function itself is exact enough; beyond, Stirling's series with the large terms cancelled
+    by hand: ln ratio = 1/2 ln x + (x log1p(1/(2x)) - 1/2) + S(x + 1/2) - S(x), with
+    S(z) = 1/(12z) - 1/(360z^3) + 1/(1260z^5) - 1/(1680z^7) (next term < 1e-15 at z = 20).
+    """
+    if x < 20.0:
+        return math.gamma(x + 0.5) / math.gamma(x)
+
+    def S(z):
+        z2 = z * z
+        return (1.0 / 12.0 - (1.0 / 360.0 - (1.0 / 1260.0 - 1.0 / (1680.0 * z2)) / z2) / z2) / z
+
+    return math.sqrt(x) * math.exp((x * math.log1p(0.5 / x) - 0.5) + (S(x + 0.5) - S(x)))
 
 
 _QUAD = dict(epsabs=1e-14, epsrel=1e-13, limit=200)

@@ -1,0 +1,219 @@
+"""High-precision (mpmath, 50 digits) checks of the geometry constants.
+
+- Gaussian widths of the l2 ball, l1 ball and simplex: hard-coded 30-digit references (each
+  with the mpmath expression and precision that produced it), the package's scipy values
+  against independent mpmath quadrature on a grid of d, and the bounds
+  sqrt(d - 1/2) < G(B_2) < sqrt(d) (so also sqrt(d - 1) < G(B_2)), G(B_1) <= sqrt(2 ln 2d),
+  G(simplex) <= sqrt(2 ln d).
+- Strong convexity of the negative entropy w.r.t. l1 on the simplex (Pinsker, constant 1,
+  sharp) on a grid; of the p-norm map ||x||_p^2/(2(p-1)) w.r.t. l_p (constant 1, sharp at
+  x = (1, 1) in direction (1, -1)); the conversion to l1 on the l1 ball (d^{2/p-2} = e^{-2/p}
+  for p = 1 + 1/ln d; Claim 3.5's k^{1-1/q} = e); and the printed Fact 3.4 potential
+  1/(4(q-1))||x||_q^2, whose modulus is 1/2, not 1.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from reference.geometry.mirror import NegativeEntropyMap, PNormMap
+from reference.geometry.width import width_l1_ball, width_l2_ball, width_simplex
+
+DPS = 50
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    with mp.workdps(DPS):
+        yield
+
+
+# --- independent mpmath implementations -----------------------------------------------------
+
+@lru_cache(maxsize=None)
+def mp_width_l2(d):
+    return mp.sqrt(2) * mp.exp(mp.loggamma(mp.mpf(d + 1) / 2) - mp.loggamma(mp.mpf(d) / 2))
+
+
+@lru_cache(maxsize=None)
+def mp_width_l1(d):
+    a = mp.sqrt(2 * mp.log(2 * d))
+    return mp.quad(lambda x: 1 - mp.erf(x / mp.sqrt(2)) ** d, [0, a / 2, a, a + 2, a + 6, mp.inf])
+
+
+@lru_cache(maxsize=None)
+def mp_width_simplex(d):
+    a = mp.sqrt(2 * mp.log(d))
+    upper = mp.quad(lambda x: 1 - mp.ncdf(x) ** d, [0, a / 2, a, a + 2, a + 6, mp.inf])
+    lower = mp.quad(lambda x: mp.ncdf(x) ** d, [-mp.inf, -6, -2, 0])
+    return upper - lower
+
+
+# Reference values, 30 significant digits, each produced at mp.dps = 50 by the expression beside it.
+REFERENCE = {
+    # d: (G(B_2^d), G(B_1^d), G(simplex_d))
+    # G(B_2^d) = mp.sqrt(2)*mp.exp(mp.loggamma((d+1)/mpf(2)) - mp.loggamma(d/mpf(2)))          dps=50
+    # G(B_1^d) = mp.quad(lambda x: 1 - mp.erf(x/mp.sqrt(2))**d, [0, a/2, a, a+2, a+6, inf]),
+    #            a = sqrt(2 ln 2d)                                                              dps=50
+    # G(simp)  = mp.quad(lambda x: 1 - mp.ncdf(x)**d, [0, a/2, a, a+2, a+6, inf])
+    #            - mp.quad(lambda x: mp.ncdf(x)**d, [-inf, -6, -2, 0]), a = sqrt(2 ln d)        dps=50
+    10: ("3.08432775979986389945689869029", "1.88071569382116045118083773908",
+         "1.53875273083517285602753189975"),
+    100: ("9.97503163955105087208526355002", "2.74695768780612057777734637018",
+          "2.50759363644168437251799389208"),
+    1000: ("31.6148718969800800884974847503", "3.43541019080770881277815248334",
+           "3.24143576913344086138866004958"),
+}
+
+
+@pytest.mark.claim("core:Gaussian width exact values")
+@pytest.mark.parametrize("d", sorted(REFERENCE))
+def test_width_reference_values(d):
+    ref2, ref1, refs = (mp.mpf(v) for v in REFERENCE[d])
+    # mpmath recomputation agrees with the table to 28 digits (a check of the table itself)
+    assert abs(mp_width_l2(d) - ref2) < mp.mpf(10) ** -28 * ref2
+    assert abs(mp_width_l1(d) - ref1) < mp.mpf(10) ** -28 * ref1
+    assert abs(mp_width_simplex(d) - refs) < mp.mpf(10) ** -28 * refs
+    # the package (double precision, scipy quadrature) to relative 1e-12
+    assert abs(width_l2_ball(d) - float(ref2)) <= 1e-12 * float(ref2)
+    assert abs(width_l1_ball(d)[0] - float(ref1)) <= 1e-12 * float(ref1)
+    assert abs(width_simplex(d)[0] - float(refs)) <= 1e-12 * float(refs)
+
+
+@pytest.mark.claim("core:Gaussian width exact values")
+@pytest.mark.parametrize("d", [1, 2, 3, 17, 300, 5000])
+def test_width_grid_against_mpmath(d):
+    assert abs(width_l2_ball(d) - float(mp_width_l2(d))) <= 1e-12 * float(mp_width_l2(d))
+    assert abs(width_l1_ball(d)[0] - float(mp_width_l1(d))) <= 1e-11 * float(mp_width_l1(d))
+    if d >= 2:
+        assert abs(width_simplex(d)[0] - float(mp_width_simplex(d))) <= 1e-11 * float(mp_width_simplex(d))
+
+
+@pytest.mark.claim("core:Gaussian width exact values")
+@pytest.mark.parametrize("d", [19, 39, 40, 41, 5000, 10**6, 10**9, 10**15])
+def test_l2_width_has_no_cancellation_at_large_d(d):
+    """exp(gammaln - gammaln) lost 1e-12 .. 1e-8 relative here; the package must stay within 4 ulps."""
+    ref = mp_width_l2(d)
+    assert abs(width_l2_ball(d) - float(ref)) <= 1e-15 * float(ref)
+
+
+@pytest.mark.claim("core:Gaussian width bounds")
+@pytest.mark.parametrize("d", [1, 2, 3, 10, 17, 100, 300, 1000, 5000])
+def test_width_bounds_at_high_precision(d):
+    g2 = mp_width_l2(d)
+    assert mp.sqrt(d - mp.mpf(1) / 2) < g2 < mp.sqrt(d)
+    assert mp.sqrt(d - 1) < g2                                   # the weaker form quoted in the brief
+    assert mp_width_l1(d) <= mp.sqrt(2 * mp.log(2 * d))
+    if d >= 2:
+        assert mp_width_simplex(d) <= mp.sqrt(2 * mp.log(d))
+
+
+# --- strong convexity ---------------------------------------------------------------------------
+
+def mp_kl(x, y):
+    return mp.fsum(a * mp.log(a / b) for a, b in zip(x, y) if a > 0)
+
+
+@pytest.mark.claim("core:Strong convexity of mirror maps")
+def test_pinsker_on_a_grid_and_its_constant_is_sharp():
+    grid = [mp.mpf(i) / 9 for i in range(10)]
+    worst = mp.inf
+    for a, b in itertools.product(grid, grid):
+        if a + b > 1:
+            continue
+        x = [a, b, 1 - a - b]
+        for c, e in itertools.product(grid[1:-1], grid[1:-1]):
+            if c + e >= 1:
+                continue
+            y = [c, e, 1 - c - e]
+            l1 = mp.fsum(abs(u - v) for u, v in zip(x, y))
+            slack = mp_kl(x, y) - l1 ** 2 / 2
+            worst = min(worst, slack)
+            assert slack >= -mp.mpf(10) ** -45
+            # the package's double-precision Bregman agrees with the KL divergence
+            if all(v > 0 for v in x):
+                got = NegativeEntropyMap().bregman(np.array([float(v) for v in x]), np.array([float(v) for v in y]))
+                assert abs(got - float(mp_kl(x, y))) <= 1e-13
+    # sharpness: x = (1/2 + t, 1/2 - t), y = uniform: KL / (||x - y||_1^2 / 2) -> 1
+    t = mp.mpf(10) ** -12
+    ratio = mp_kl([mp.mpf(1) / 2 + t, mp.mpf(1) / 2 - t], [mp.mpf(1) / 2] * 2) / ((2 * t) ** 2 / 2)
+    assert abs(ratio - 1) < mp.mpf(10) ** -20
+
+
+def mp_lp(v, p):
+    return mp.fsum(abs(c) ** p for c in v) ** (1 / p)
+
+
+def mp_bregman_pnorm(x, y, p, scale):
+    """B(x, y) for psi = scale ||.||_p^2 in mpmath: grad psi(y) = 2 scale ||y||_p^{2-p} sign(y)|y|^{p-1}."""
+    ny = mp_lp(y, p)
+    grad = [2 * scale * ny ** (2 - p) * mp.sign(c) * abs(c) ** (p - 1) for c in y]
+    return scale * mp_lp(x, p) ** 2 - scale * ny ** 2 - mp.fsum(g * (a - b) for g, a, b in zip(grad, x, y))
+
+
+@pytest.mark.claim("core:Strong convexity of mirror maps")
+@pytest.mark.parametrize("p", ["1.1", "1.25", "1.5", "1.75", "2"])
+def test_pnorm_map_is_1_strongly_convex_wrt_lp_on_a_grid(p):
+    p = mp.mpf(p)
+    scale = 1 / (2 * (p - 1))
+    pts = [mp.mpf(v) / 4 for v in (-4, -1, 0, 1, 3)]
+    for x in itertools.product(pts, repeat=2):
+        for y in itertools.product(pts, repeat=2):
+            if x == y or not any(y):
+                continue
+            b = mp_bregman_pnorm(x, y, p, scale)
+            assert b - mp_lp([u - v for u, v in zip(x, y)], p) ** 2 / 2 >= -mp.mpf(10) ** -40
+    # sharp: at x = (1, 1) along (1, -1) the ratio B / (||.||_p^2 / 2) tends to 1
+    t = mp.mpf(10) ** -10
+    x0, y0 = [mp.mpf(1), mp.mpf(1)], [1 + t, 1 - t]
+    ratio = mp_bregman_pnorm(y0, x0, p, scale) / (mp_lp([t, -t], p) ** 2 / 2)
+    assert abs(ratio - 1) < mp.mpf(10) ** -8
+    # the package's double-precision Bregman agrees
+    m = PNormMap(float(p))
+    got = m.bregman(np.array([0.75, -0.25]), np.array([-0.5, 1.0]))
+    ref = mp_bregman_pnorm([mp.mpf("0.75"), mp.mpf("-0.25")], [mp.mpf("-0.5"), mp.mpf(1)], p, scale)
+    assert abs(got - float(ref)) <= 1e-13 * (1 + abs(float(ref)))
+
+
+@pytest.mark.claim("core:Strong convexity of mirror maps")
+@pytest.mark.parametrize("d", [3, 8, 100, 10**4, 10**8])
+def test_l1_modulus_of_the_pnorm_map_for_the_l1_ball(d):
+    """p = 1 + 1/ln d: ||v||_1 <= d^{1-1/p} ||v||_p = e^{1/p} ||v||_p, so the l1 modulus is d^{2/p-2} = e^{-2/p}."""
+    p = 1 + 1 / mp.log(d)
+    assert abs(mp.mpf(d) ** (1 - 1 / p) - mp.e ** (1 / p)) < mp.mpf(10) ** -45 * mp.e
+    assert abs(mp.mpf(d) ** (2 / p - 2) - mp.e ** (-2 / p)) < mp.mpf(10) ** -45
+    assert mp.e ** (-2 / p) >= mp.e ** -2
+    assert abs(PNormMap.for_l1_ball(d).strong_convexity_wrt("l1", d) - float(mp.e ** (-2 / p))) <= 1e-14
+    # Claim 3.5 of erm_geometry: q = ln k/(ln k - 1) gives k^{1 - 1/q} = e exactly
+    k = d
+    q = mp.log(k) / (mp.log(k) - 1)
+    if k >= 3:
+        assert abs(mp.mpf(k) ** (1 - 1 / q) - mp.e) < mp.mpf(10) ** -45
+
+
+@pytest.mark.claim("core:Fact 3.4 normalisation")
+@pytest.mark.parametrize("k", [8, 20, 100, 10**4])
+def test_printed_fact_3_4_potential_has_modulus_exactly_one_half(k):
+    """psi = 1/(4(q-1)) ||x||_q^2 = (1/(2(q-1))) * (1/2)||x||_q^2: modulus (q-1)/(2(q-1)) = 1/2.
+
+    The infimum 1/2 is approached at x = (1, 1) along (1, -1); a modulus of 1 (as printed) fails there.
+    """
+    q = mp.log(k) / (mp.log(k) - 1)
+    scale = 1 / (4 * (q - 1))
+    t = mp.mpf(10) ** -10
+    x0, y0 = [mp.mpf(1), mp.mpf(1)], [1 + t, 1 - t]
+    ratio = mp_bregman_pnorm(y0, x0, q, scale) / (mp_lp([t, -t], q) ** 2 / 2)
+    assert abs(ratio - mp.mpf(1) / 2) < mp.mpf(10) ** -8
+    # and B >= (1/4)||x - y||_q^2 everywhere on a grid
+    pts = [mp.mpf(v) / 3 for v in (-3, -1, 0, 2, 3)]
+    for x in itertools.product(pts, repeat=2):
+        for y in itertools.product(pts, repeat=2):
+            if x == y or not any(y):
+                continue
+            b = mp_bregman_pnorm(x, y, q, scale)
+            assert b - mp_lp([u - v for u, v in zip(x, y)], q) ** 2 / 4 >= -mp.mpf(10) ** -40
