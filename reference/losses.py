@@ -321,7 +321,7 @@ def lasso_constants(dim: int, *, radius: float = 1.0, scale: float = 1.0) -> Las
 
     scale = 1: lasso eq. (2) -> L1 = 4, Gamma = 8 (unit ball); scale = 1/2: erm_geometry eq. (22)
     -> L1 = 2, Gamma = 4. The lasso paper prints Gamma <= 4 for its normalisation (a factor 2
-    off under its own Def 2.1; docs/errata.md core-E04).
+    off under its own Def 2.1; docs/errata.md core-G03).
     """
     from .geometry.sets import L1Ball
     C = L1Ball(dim, radius)

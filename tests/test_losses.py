@@ -250,7 +250,7 @@ def test_lasso_constants_match_the_catalogue_and_are_attained(scale, L1, gamma):
 @pytest.mark.claim("core:LASSO constants")
 def test_lasso_paper_curvature_bound_is_a_factor_two_short():
     """lasso Remark 1 / §2.2 print Gamma <= 4 max_theta (1/n)||X theta||^2 for the scale-1 loss; the
-    definition's factor 2/gamma^2 gives exactly twice that (docs/errata.md core-E04)."""
+    definition's factor 2/gamma^2 gives exactly twice that (docs/errata.md core-G03)."""
     rng = np.random.default_rng(8)
     X = rng.choice([-1.0, 1.0], size=(6, 3))
     printed = 4 * max(np.mean((X @ v) ** 2) for v in L1Ball(3).vertices())

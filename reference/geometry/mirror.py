@@ -28,7 +28,7 @@ Maps:
                                 p = 1 + 1/ln d (Nemirovski-Yudin; modulus e^{-2/p} >= e^{-2} w.r.t. l1);
                                 ``PNormMap.paper_fact_3_4(k)`` is the printed erm_geometry Fact 3.4
                                 potential 1/(4(q-1)) ||x||_q^2, q = ln k/(ln k - 1), whose true modulus
-                                w.r.t. l_q is 1/2, not the printed 1 (docs/errata.md core-E02).
+                                w.r.t. l_q is 1/2, not the printed 1 (docs/errata.md core-G02).
                                 Mirror step on an L1Ball or the Simplex: through the dual map
                                 grad psi* and a 1-D search for the multiplier of the constraint.
 """
