@@ -1,0 +1,173 @@
+"""High-precision checks of the constants of the paper ``lasso`` (mpmath, 50 digits, and exact
+rationals). Each hard-coded reference value carries the mpmath expression that produced it.
+
+Derivations (written out so that a reader can check them by hand):
+
+* Curvature (Def 2.1) of L(theta) = (1/n) ||X theta - y||^2. L is quadratic, so
+  L(theta_3) - L(theta_1) - <theta_3 - theta_1, grad L(theta_1)> = (1/n) ||X (theta_3 - theta_1)||^2
+  = (gamma^2 / n) ||X (theta_2 - theta_1)||^2, and the ratio in Def 2.1 is
+  (2/n) ||X (theta_2 - theta_1)||^2 for every gamma. theta_2 - theta_1 ranges over the l1 ball of
+  radius 2c, and a convex function is maximised at a vertex: Gamma = (2/n) (2c)^2 max_j ||X_j||^2
+  = (8 c^2 / n) max_j ||X_j||^2 <= 8 c^2 when |X_ij| <= 1. Remark 1's max_{a,b in A C} ||a - b||^2
+  with A = X / sqrt(n) is (4 c^2 / n) max_j ||X_j||^2: exactly half (lasso-E03).
+* L_1: ||2 (<x, theta> - y) x||_inf <= 2 (|<x, theta>| + |y|) <= 2 (c + 1) (Hoelder).
+* Score sensitivity: <s, grad L(D) - grad L(D')> = (1/n) <s, grad l(d) - grad l(d')>, and
+  |<s, grad l(d)>| <= ||s||_1 ||grad l(d)||_inf <= c L_1, so at most 2 c L_1 / n.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reference.algorithms import frank_wolfe as fw
+from reference.algorithms import lasso
+
+mpmath.mp.dps = 50
+
+
+def def_2_1_ratio(X, y, t1, t2, gamma):
+    """(2/gamma^2)(L(t3) - L(t1) - <t3 - t1, grad L(t1)>) with exact rationals."""
+    n, p = len(X), len(X[0])
+
+    def L(t):
+        return sum((sum(X[i][j] * t[j] for j in range(p)) - y[i]) ** 2 for i in range(n)) / n
+
+    def grad(t):
+        r = [sum(X[i][j] * t[j] for j in range(p)) - y[i] for i in range(n)]
+        return [2 * sum(X[i][j] * r[i] for i in range(n)) / n for j in range(p)]
+
+    t3 = [a + gamma * (b - a) for a, b in zip(t1, t2)]
+    g = grad(t1)
+    return 2 / gamma**2 * (L(t3) - L(t1) - sum((c - a) * gi for c, a, gi in zip(t3, t1, g)))
+
+
+rat = st.fractions(min_value=-1, max_value=1, max_denominator=7)
+
+
+@pytest.mark.claim("lasso:§2.2 curvature")
+@given(st.integers(1, 4), st.integers(1, 3), st.data())
+def test_curvature_never_exceeds_the_exact_value_and_attains_it(n, p, data):
+    X = [[data.draw(rat) for _ in range(p)] for _ in range(n)]
+    y = [data.draw(rat) for _ in range(n)]
+    c = data.draw(st.sampled_from([Fraction(1), Fraction(1, 2), Fraction(3)]))
+    exact = 8 * c * c / n * max(sum(X[i][j] ** 2 for i in range(n)) for j in range(p))
+
+    def point():
+        w = [data.draw(rat) for _ in range(p)]
+        s = sum(abs(v) for v in w)
+        return [v * c / s for v in w] if s else w
+
+    gamma = data.draw(st.fractions(min_value=Fraction(1, 50), max_value=1, max_denominator=50))
+    assert def_2_1_ratio(X, y, point(), point(), gamma) <= exact
+    # attained at theta_1 = -c e_j, theta_2 = c e_j (any gamma), j the heaviest column
+    j = max(range(p), key=lambda jj: sum(X[i][jj] ** 2 for i in range(n)))
+    e = [Fraction(0)] * p
+    t1, t2 = list(e), list(e)
+    t1[j], t2[j] = -c, c
+    assert def_2_1_ratio(X, y, t1, t2, gamma) == exact
+    assert float(exact) == pytest.approx(lasso.curvature(np.array(X, dtype=float), float(c)), rel=1e-14)
+    assert exact <= lasso.curvature_bound(float(c))
+
+
+@pytest.mark.claim("lasso:§2.2 curvature")
+@given(st.integers(1, 5), st.integers(1, 4), st.data())
+def test_remark_1_constant_is_half_of_def_2_1(n, p, data):
+    """Remark 1: Gamma <= max_{a,b in A C} ||a - b||^2, A = X/sqrt(n). The exact Gamma is twice that
+    (whenever X != 0): the remark's constant is Clarkson's 1/gamma^2 convention (lasso-E03)."""
+    X = [[data.draw(rat) for _ in range(p)] for _ in range(n)]
+    colmax = max(sum(X[i][j] ** 2 for i in range(n)) for j in range(p))
+    if colmax == 0:
+        return
+    remark = Fraction(4, n) * colmax         # max over the vertices a - b = A (c e_j - (-c e_j)), c = 1
+    assert 8 * colmax / n == 2 * remark
+    assert lasso.curvature_bound(1.0, gamma="paper") * 2 == lasso.curvature_bound(1.0)
+
+
+# ---------------------------------------------------------------------------
+# Theorem 2.5: the choice of T balances the two terms
+
+
+@pytest.mark.claim("lasso:Theorem 2.5 balance")
+@pytest.mark.parametrize("G, L1C, n, eps", [(8, 4, 10**3, 1), (8, 4, 10**6, "0.1"), (4, 4, 123, "2.5"), (32, 12, 10**8, "0.01")])
+def test_T_of_theorem_2_5_balances_curvature_and_noise(G, L1C, n, eps):
+    """With T = (Gamma n eps / (L_1 ||C||_1))^(2/3): Gamma / T = L_1 ||C||_1 sqrt(T) / (n eps)
+    = Gamma^(1/3) (L_1 ||C||_1)^(2/3) / (n eps)^(2/3) (rel 1e-45 at 50 digits)."""
+    G, L1C, n, eps = mpmath.mpf(G), mpmath.mpf(L1C), mpmath.mpf(n), mpmath.mpf(eps)
+    T = (G * n * eps / L1C) ** (mpmath.mpf(2) / 3)
+    a = G / T
+    b = L1C * mpmath.sqrt(T) / (n * eps)
+    c = G ** (mpmath.mpf(1) / 3) * L1C ** (mpmath.mpf(2) / 3) / (n * eps) ** (mpmath.mpf(2) / 3)
+    assert abs(a - b) / a < mpmath.mpf(10) ** -45 and abs(a - c) / a < mpmath.mpf(10) ** -45
+
+
+@pytest.mark.claim("lasso:Theorem 2.5 balance")
+def test_horizon_function_uses_the_exact_constants():
+    # (8 n eps / (L_1 c))^(2/3) with L_1 = 4, c = 1 at n = 500, eps = 1: 1000^(2/3) = 100 (exact)
+    assert lasso.horizon(500, 1.0) == 100
+    # radius 2: Gamma = 32, L_1 ||C||_1 = 6 * 2 = 12, n eps = 1000: (32000/12)^(2/3)
+    assert lasso.horizon(1000, 1.0, 2.0) == int(mpmath.ceil((mpmath.mpf(32000) / 12) ** (mpmath.mpf(2) / 3)))
+
+
+# ---------------------------------------------------------------------------
+# Lemma 3.3, eq. (4) and the final normalisation (catalogue C-18a..d, C-19, C-20)
+
+TAU = Fraction(1, 1000)
+
+
+@pytest.mark.claim("lasso:Lemma 3.3 constants")
+def test_lemma_3_3_constants():
+    # mpmath.sqrt(mpf('1.1') * mpf('0.001')) at dps 50 = 0.033166247903553998491149327366706866839270885455893
+    assert abs(mpmath.sqrt(mpmath.mpf("0.0011")) - mpmath.mpf("0.033166247903553998491149327366706866839270885455894")) < mpmath.mpf(10) ** -48
+    assert mpmath.sqrt(mpmath.mpf("0.0011")) <= mpmath.mpf("0.04")
+    # mpmath.sqrt(mpf('1.1') * 3 / 4) at dps 50 = 0.908295106229247499626759842915458109758420750043
+    assert abs(mpmath.sqrt(mpmath.mpf("0.825")) - mpmath.mpf("0.908295106229247499626759842915458109758420750043")) < mpmath.mpf(10) ** -47
+    assert mpmath.sqrt(mpmath.mpf("0.825")) <= mpmath.mpf("0.91")
+    # the last step, in COMP's absolute-value form: 1 - 0.91 - 0.04 = 0.05, and 0.05^2 w >= 1.1 tau w
+    assert Fraction(1) - Fraction(91, 100) - Fraction(4, 100) == Fraction(5, 100)
+    assert Fraction(5, 100) ** 2 >= Fraction(11, 10) * TAU
+    # eq. (3)/(4): tau + 4 tau^2 < 1.1 tau, with room c < (0.1 tau - 4 tau^2)/3 = 3.2e-5 exactly
+    assert TAU + 4 * TAU**2 < Fraction(11, 10) * TAU
+    assert (Fraction(1, 10) * TAU - 4 * TAU**2) / 3 == Fraction(32, 10**6)
+
+
+@pytest.mark.claim("lasso:Lemma 3.3 constants")
+def test_largest_tau_for_which_the_proof_constants_work():
+    """The proof needs sqrt(1.1 tau) + sqrt(0.825) <= 1 - sqrt(1.1 tau) ... precisely
+    1 - sqrt(0.825) - sqrt(1.1 tau) >= sqrt(1.1 tau), i.e. tau <= ((1 - sqrt(0.825))/2)^2 / 1.1.
+    mpmath at dps 50: 0.0019113153... (the tests use tau = 2^-10 < it)."""
+    tmax = ((1 - mpmath.sqrt(mpmath.mpf("0.825"))) / 2) ** 2 / mpmath.mpf("1.1")
+    # ((1 - mpmath.sqrt(mpf('0.825')))/2)**2 / mpf('1.1') at dps 50
+    #   = 0.0019113153503420456242000714020644955643542045259073
+    assert abs(tmax - mpmath.mpf("0.0019113153503420456242000714020644955643542045259073")) < mpmath.mpf(10) ** -48
+    t = mpmath.mpf(2) ** -10
+    assert t <= tmax
+    gap = 1 - mpmath.sqrt(mpmath.mpf("0.825")) - mpmath.sqrt(mpmath.mpf("1.1") * t)
+    assert gap**2 >= mpmath.mpf("1.1") * t
+
+
+def ratio(m):
+    """(n ln n)^(2/3) / (1 + m^2) with w = m / ln m, n = w (1 + m^2) (catalogue C-20)."""
+    m = mpmath.mpf(m)
+    w = m / mpmath.log(m)
+    n = w * (1 + m**2)
+    return (n * mpmath.log(n)) ** (mpmath.mpf(2) / 3) / (1 + m**2)
+
+
+@pytest.mark.claim("lasso:Theorem 3.1 normalisation")
+def test_normalised_lower_bound_is_order_one_over_n_log_n_to_two_thirds():
+    """The normalised bound c w / n = c / (1 + m^2) is Theta(1 / (n ln n)^(2/3)): the ratio increases
+    toward 3^(2/3) = 2.0800838... Reference values (catalogue, [checked]): r(10^3) = 1.94866,
+    r(10^4) = 1.96710, r(10^6) = 1.99128, r(10^9) = 2.01191, r(10^12) = 2.02418."""
+    expected = {3: "1.94866", 4: "1.96710", 6: "1.99128", 9: "2.01191", 12: "2.02418"}
+    for e, v in expected.items():
+        assert abs(ratio(mpmath.mpf(10) ** e) - mpmath.mpf(v)) < mpmath.mpf("6e-6")
+    grid = [ratio(mpmath.mpf(10) ** (k / 4)) for k in range(12, 200)]
+    assert all(a < b for a, b in zip(grid, grid[1:]))
+    # ratio(mpf(10)**40) at dps 50 = 2.0573222296...; 3^(2/3) = mpmath.cbrt(9) = 2.0800838230519...
+    assert grid[-1] < mpmath.cbrt(9) and ratio(mpmath.mpf(10) ** 40) > 2.057
