@@ -71,6 +71,14 @@ def vector_norm(x: np.ndarray, norm: object) -> float:
     return float(np.max(np.abs(flat))) if flat.size else 0.0
 
 
+def _l2(x: np.ndarray) -> float:
+    """||x||_2 without overflow or underflow (scaled by the largest entry)."""
+    m = float(np.max(np.abs(x))) if x.size else 0.0
+    if m == 0.0 or not math.isfinite(m):
+        return m
+    return m * float(np.linalg.norm(x / m))
+
+
 def project_simplex(x: np.ndarray, total: float = 1.0) -> np.ndarray:
     """Euclidean projection onto {v >= 0, sum v = total}, exact (sort-based).
 
@@ -80,10 +88,14 @@ def project_simplex(x: np.ndarray, total: float = 1.0) -> np.ndarray:
     """
     x = check_array(x, "x", ndim=1)
     total = check_positive(total, "total")
+    # The projection is unchanged by x -> x + c 1 (sum v is fixed); shifting by max(x) keeps the
+    # arithmetic at the scale of total even for huge |x| (x = [1e20] must give [1]).
+    x = x - np.max(x)
     u = np.sort(x)[::-1]
     cumulative = np.cumsum(u) - total
     index = np.arange(1, x.size + 1)
-    rho = int(np.nonzero(u - cumulative / index > 0)[0][-1]) + 1
+    positive = np.nonzero(u - cumulative / index > 0)[0]
+    rho = int(positive[-1]) + 1 if positive.size else 1   # j = 1 always qualifies in exact arithmetic
     tau = cumulative[rho - 1] / rho
     return np.maximum(x - tau, 0.0)
 
@@ -194,22 +206,28 @@ class L2Ball(ConstraintSet):
         return f"(dim={self.dim}, radius={self.r})"
 
     def _excess(self, x):
-        return float(np.linalg.norm(x)) - self.r
+        return _l2(x) - self.r
 
     def _lmo(self, g):
-        norm = float(np.linalg.norm(g))
+        norm = _l2(g)
         if norm == 0.0:
             out = np.zeros(self.shape)
             out[0] = self.r
             return out
-        return -self.r * g / norm
+        m = float(np.max(np.abs(g)))
+        u = g / m
+        return -self.r * u / _l2(u)
 
     def support(self, g):
-        return self.r * float(np.linalg.norm(self._point(g, "g")))
+        return self.r * _l2(self._point(g, "g"))
 
     def _project(self, x):
-        norm = float(np.linalg.norm(x))
-        return x.copy() if norm <= self.r else x * (self.r / norm)
+        norm = _l2(x)
+        if norm <= self.r:
+            return x.copy()
+        m = float(np.max(np.abs(x)))
+        u = x / m
+        return u * (self.r / _l2(u))
 
     def _radius(self, norm):
         # max ||v|| over the l2 ball: l1 -> r sqrt(d) (at the all-equal direction), l2 -> r, linf -> r.
@@ -352,7 +370,10 @@ class Polytope(ConstraintSet):
         return float(res.x[-1])
 
     def _project(self, x):
-        return x + _min_norm_point(self.V - x)
+        # Wolfe on the shifted vertices v_i - x; the answer is returned as the convex combination
+        # sum lambda_i v_i (not x + w), so it is feasible even when |x| dwarfs the vertices.
+        support, weights = _min_norm_point(self.V - x)
+        return weights @ self.V[support]
 
     def _radius(self, norm):
         return max(vector_norm(v, norm) for v in self.V)
@@ -368,17 +389,16 @@ class Polytope(ConstraintSet):
         return float(np.max(np.abs(diffs)))
 
 
-def _min_norm_point(P: np.ndarray, max_iter: int = 10_000) -> np.ndarray:
-    """The point of minimum Euclidean norm in conv(rows of P) (Wolfe 1976).
+def _min_norm_point(P: np.ndarray, max_iter: int = 10_000) -> tuple[list[int], np.ndarray]:
+    """The point of minimum Euclidean norm in conv(rows of P) (Wolfe 1976), as (indices, weights).
 
     Major cycle: add the point minimising <w, p> while w is not optimal; minor cycle:
     move to the affine minimiser of the current corral, dropping points whose weight
     vanishes on the way. Terminates in finitely many steps; the tolerance guards rounding.
     """
-    k = P.shape[0]
     scale = float(np.max(np.sum(P * P, axis=1)))
     if scale == 0.0:
-        return np.zeros(P.shape[1])
+        return [0], np.array([1.0])
     tol = 1e-15 * scale
     first = int(np.argmin(np.sum(P * P, axis=1)))
     S = [first]
@@ -419,7 +439,7 @@ def _min_norm_point(P: np.ndarray, max_iter: int = 10_000) -> np.ndarray:
             lam = lam[keep]
             lam = lam / lam.sum()
         w = lam @ P[S]
-    return w
+    return S, lam
 
 
 class NuclearBall(ConstraintSet):
@@ -508,7 +528,7 @@ class GroupL1L2Ball(ConstraintSet):
     def block_norms(self, x: np.ndarray) -> np.ndarray:
         """The vector (||x^(1)||_2, ..., ||x^(m)||_2)."""
         x = np.asarray(x, dtype=float)
-        return np.array([np.linalg.norm(x[a:b]) for a, b in zip(self.bounds[:-1], self.bounds[1:])])
+        return np.array([_l2(x[a:b]) for a, b in zip(self.bounds[:-1], self.bounds[1:])])
 
     def group_norm(self, x: object) -> float:
         """||x||_{(k, l_{1,2})} = sum of the block l2 norms."""

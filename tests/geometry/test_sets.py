@@ -298,3 +298,16 @@ def test_membership_tolerance_is_honoured():
     P = Polytope([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     assert P.contains([0.25, 0.25]) and P.contains([0.5, 0.5]) and not P.contains([0.6, 0.6])
     assert not P.contains([-1e-3, 0.5]) and P.contains([-1e-3, 0.5], atol=2e-3)
+
+
+@pytest.mark.claim("core:set input validation")
+@given(sets_and_points(), st.sampled_from([1e-150, 1e-20, 1.0, 1e20, 1e100]))
+def test_no_nan_at_extreme_magnitudes(case, magnitude):
+    """Tiny and huge (finite) inputs give finite, feasible answers, never NaN."""
+    C, g, x = case
+    g, x = g * magnitude, x * magnitude
+    v = C.lmo(g)
+    p = C.project(x)
+    assert np.all(np.isfinite(v)) and np.all(np.isfinite(p))
+    assert C.contains(v, atol=1e-9) and C.contains(p, atol=1e-8 * C.radius("l2") + 1e-8)
+    assert not math.isnan(C.support(g))
