@@ -367,7 +367,11 @@ class Polytope(ConstraintSet):
                       bounds=[(0, None)] * k + [(0, None)], method="highs")
         if res.status != 0:  # pragma: no cover - the LP is always feasible and bounded
             raise ParameterError("x", "a point the membership LP can decide", res.message)
-        return float(res.x[-1])
+        # The solver's t is only as exact as its feasibility tolerance (1e-7): recompute the
+        # residual of the convex weights it found (clipped, renormalised), an honest upper bound.
+        lam = np.maximum(res.x[:k], 0.0)
+        lam = lam / np.sum(lam)
+        return float(np.max(np.abs(lam @ self.V - x)))
 
     def _project(self, x):
         # Wolfe on the shifted vertices v_i - x; the answer is returned as the convex combination

@@ -298,6 +298,8 @@ def test_membership_tolerance_is_honoured():
     P = Polytope([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
     assert P.contains([0.25, 0.25]) and P.contains([0.5, 0.5]) and not P.contains([0.6, 0.6])
     assert not P.contains([-1e-3, 0.5]) and P.contains([-1e-3, 0.5], atol=2e-3)
+    # below the LP solver's own feasibility tolerance (1e-7): decided by the recomputed residual
+    assert not P.contains([0.5, 0.5 + 1e-8]) and P.contains([0.5, 0.5 + 1e-8], atol=1e-7)
 
 
 @pytest.mark.claim("core:set input validation")
