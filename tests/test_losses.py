@@ -262,6 +262,7 @@ def test_lasso_paper_curvature_bound_is_a_factor_two_short():
 # ---------------------------------------------------------------------------
 # Bad input
 
+@pytest.mark.claim("core:Loss input validation")
 def test_bad_loss_inputs_raise_specific_errors():
     with pytest.raises(ParameterError):
         SquaredLoss(0.0)

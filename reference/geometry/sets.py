@@ -589,8 +589,9 @@ CLAIMS = (
           "radius(norm) = max_{v in C} ||v|| and diameter(norm) = max_{u,v in C} ||u - v||, in the "
           "stated norm, as closed forms per set (attained at listed extreme points).",
           "elementary; erm_geometry-AMB06 (radius vs diameter)"),
-    Claim("core:set input validation", "invariant",
-          "Sets reject radius <= 0, non-finite or empty vertex lists, wrong shapes and unknown norms "
-          "with a specific error from reference.errors; no method returns NaN.",
+    Claim("core:Geometry input validation", "invariant",
+          "Sets, widths and mirror maps reject radius <= 0, non-finite or empty vertex lists, wrong shapes, "
+          "unknown norms, p outside (1, 2], points outside a map's domain and missing rngs with a specific "
+          "error from reference.errors; tiny and huge finite inputs give finite answers, never NaN.",
           "package convention (docs/architecture.md)"),
 )

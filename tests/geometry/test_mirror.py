@@ -216,6 +216,7 @@ def test_ranges_and_minimisers():
     assert EuclideanMap().psi_range(Simplex(3)) == pytest.approx(0.5 - 0.5 / 3)
 
 
+@pytest.mark.claim("core:Geometry input validation")
 def test_bad_mirror_inputs_raise():
     with pytest.raises(ParameterError):
         PNormMap(1.0)

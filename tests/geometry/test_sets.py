@@ -136,6 +136,7 @@ def test_lmo_beats_scipy_on_l2_and_nuclear_balls():
         assert float(np.sum(G * N.lmo(G))) <= sampled.min() + 1e-12
 
 
+@pytest.mark.claim("core:LMO optimality")
 def test_lmo_of_zero_gradient_is_a_documented_extreme_point():
     assert L2Ball(3, 2.0).lmo(np.zeros(3)).tolist() == [2.0, 0.0, 0.0]
     assert L1Ball(3, 2.0).lmo(np.zeros(3)).tolist() == [2.0, 0.0, 0.0]
@@ -243,7 +244,7 @@ def test_nuclear_ball_radius_in_each_norm_is_attained():
 # ---------------------------------------------------------------------------
 # Bad input
 
-@pytest.mark.claim("core:set input validation")
+@pytest.mark.claim("core:Geometry input validation")
 def test_bad_inputs_raise_specific_errors():
     with pytest.raises(ParameterError):
         L2Ball(3, 0.0)
@@ -288,7 +289,7 @@ def test_bad_inputs_raise_specific_errors():
         NuclearBall((2, 2)).lmo(np.zeros(4))
 
 
-@pytest.mark.claim("core:set input validation")
+@pytest.mark.claim("core:Geometry input validation")
 def test_membership_tolerance_is_honoured():
     C = L1Ball(2, 1.0)
     assert C.contains([0.5, 0.5]) and not C.contains([0.5, 0.5 + 1e-6])
@@ -302,7 +303,7 @@ def test_membership_tolerance_is_honoured():
     assert not P.contains([0.5, 0.5 + 1e-8]) and P.contains([0.5, 0.5 + 1e-8], atol=1e-7)
 
 
-@pytest.mark.claim("core:set input validation")
+@pytest.mark.claim("core:Geometry input validation")
 @given(sets_and_points(), st.sampled_from([1e-150, 1e-20, 1.0, 1e20, 1e100]))
 def test_no_nan_at_extreme_magnitudes(case, magnitude):
     """Tiny and huge (finite) inputs give finite, feasible answers, never NaN."""

@@ -100,6 +100,7 @@ def test_monte_carlo_interval_covers_with_the_stated_confidence_and_a_shrunk_one
     assert shrunk_misses > 40
 
 
+@pytest.mark.claim("core:Geometry input validation")
 def test_bad_width_requests_raise():
     with pytest.raises(ParameterError):
         gaussian_width(Polytope(np.eye(3)))                 # Monte Carlo needs an rng
