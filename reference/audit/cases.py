@@ -174,7 +174,9 @@ class PrivacyCase:
         flag it (lower bound above ``claimed_epsilon``).
     gaussian_mu: for Gaussian-type claims, the mu of the claimed mu-GDP (e.g.
         sensitivity/sigma); the runner then also reports a lower bound on mu and
-        the (epsilon, delta) it implies on the Gaussian curve.
+        the (epsilon, delta) it implies on the Gaussian curve. The mu test uses
+        ``mu_thresholds`` (default: ``thresholds``); each of the two tests then
+        runs at level beta/2.
     samples / quick_samples: draws per side (full / ``--quick``); chunk: draws per
         seeded trial (the unit of parallel work).
     """
@@ -193,6 +195,7 @@ class PrivacyCase:
     certified_epsilon: float | None = None
     certify: Callable[[], float | None] | None = None
     gaussian_mu: float | None = None
+    mu_thresholds: ThresholdRule | None = None
     samples: int = 1_000_000
     quick_samples: int = 200_000
     chunk: int = 50_000
@@ -210,6 +213,9 @@ class PrivacyCase:
             raise ParameterError("PrivacyCase.statistic", "callable or None", self.statistic)
         if not isinstance(self.thresholds, (Bonferroni, HeldOut)):
             raise ParameterError("PrivacyCase.thresholds", "a Bonferroni or HeldOut rule", self.thresholds)
+        if self.mu_thresholds is not None and not isinstance(self.mu_thresholds, (Bonferroni, HeldOut)):
+            raise ParameterError("PrivacyCase.mu_thresholds", "a Bonferroni or HeldOut rule, or None",
+                                 self.mu_thresholds)
         for name in ("samples", "quick_samples", "chunk"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

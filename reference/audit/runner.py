@@ -1,0 +1,555 @@
+"""Run audit cases and report, claim by claim: claimed, certified, measured, verdict.
+
+API
+---
+run_case(case, *, quick=False, beta=0.05, executor=None, samples=None) -> AuditRow
+run_audit(paper=None, *, quick=False, beta=0.05, executor=None, cases=None, progress=None,
+          samples=None) -> list[AuditRow]
+run_audit_command(args, *, cases=None) -> int      (``python -m reference audit``)
+discover_cases(paper=None) -> list[case]           (every reference.audit.cases_* module's audit_cases())
+make_executor(workers=None, scheduler=None)        (a concurrent.futures executor)
+
+Parallelism and seeds. A privacy case's draws are split into chunks of
+``case.chunk`` draws; chunk i of side s (D, D', control on D, control on D') is
+seeded by child i of ``SeedSequence([AUDIT_SEED, hash(claim, title), s])``. A
+rate case's trial (grid index i, repeat r) is seeded by child i*repeats + r. The
+chunks are the unit of work sent to the executor, and results are reassembled in
+chunk order, so the numbers are bit-identical whatever the executor and however
+many workers it has.
+
+Verdicts (privacy): ``refuted`` when a statistically valid lower bound (at
+confidence 1 - beta) or the exact epsilon exceeds the claimed epsilon (or the
+lower bound on mu exceeds the claimed mu, for Gaussian claims); ``confirmed``
+when not refuted and the accountant certifies the claimed epsilon;
+``unproven`` otherwise. Rates: ``consistent`` / ``inconsistent``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import importlib
+import json
+import math
+import os
+import pickle
+import pkgutil
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .._validate import check_probability
+from ..claims import Claim
+from ..errors import AuditError, ParameterError
+from .cases import ExactCase, PrivacyCase, RateCase
+from .exact import exact_epsilon
+from .rates import fit_rate
+from .stats import distinguish, gaussian_epsilon
+
+AUDIT_SEED = 20_260_101          # the root of every seed the audit uses (fixed: audits are reproducible)
+REL_TOL = 1e-9                   # floating-point slack when comparing a certified epsilon to a claim
+
+VERDICTS = ("confirmed", "unproven", "refuted", "consistent", "inconsistent")
+
+
+@dataclass
+class AuditRow:
+    """One row of the report. Fields that do not apply are None."""
+
+    claim: str
+    paper: str
+    kind: str                       # the claim's kind (privacy, utility, ...)
+    check: str                      # empirical | exact | rate
+    title: str
+    verdict: str
+    claimed_epsilon: float | None = None
+    claimed_delta: float | None = None
+    certified_epsilon: float | None = None
+    epsilon_lower_bound: float | None = None
+    exact_epsilon: float | None = None
+    claimed_mu: float | None = None
+    mu_lower_bound: float | None = None
+    gdp_epsilon: float | None = None            # epsilon at claimed_delta on the mu_lower_bound Gaussian curve
+    negative_control_detected: bool | None = None
+    negative_control_measured: float | None = None
+    negative_control_note: str | None = None
+    claimed_slope: float | None = None
+    fitted_slope: float | None = None
+    slope_lower: float | None = None
+    slope_upper: float | None = None
+    bound_respected: bool | None = None
+    samples: int = 0
+    seconds: float = 0.0
+    beta: float | None = None
+    detail: str = ""
+    plot_data: dict = field(default_factory=dict, repr=False)
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out.pop("plot_data")
+        return out
+
+    @property
+    def failed(self) -> bool:
+        """The audit itself failed: a privacy check whose negative control went undetected."""
+        return self.negative_control_detected is False
+
+
+# ---------------------------------------------------------------------------
+# Executors
+
+class SerialExecutor(cf.Executor):
+    """Runs submitted calls at once in this process (workers=1, and tests)."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        future: cf.Future = cf.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller through the future
+            future.set_exception(exc)
+        return future
+
+
+def make_executor(workers: int | None = None, scheduler: str | None = None) -> cf.Executor:
+    """A process pool of ``workers`` (default: all cores), serial for 1, or a Dask cluster's executor."""
+    if scheduler is not None:
+        try:
+            from dask.distributed import Client
+        except ImportError as exc:
+            raise AuditError("--scheduler needs the optional 'dask' extra: pip install "
+                             "'dp-optimization-reference[dask]'") from exc
+        client = Client(scheduler)
+        return client.get_executor()
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ParameterError("workers", "an integer >= 1", workers)
+    if workers == 1:
+        return SerialExecutor()
+    return cf.ProcessPoolExecutor(max_workers=workers)
+
+
+# ---------------------------------------------------------------------------
+# Seeds and chunks
+
+def _case_key(case) -> int:
+    digest = hashlib.sha256(f"{case.claim}\x00{case.title}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def chunk_seeds(case, side: int, n_chunks: int) -> list[np.random.SeedSequence]:
+    """The seeds of a case's chunks (or trials) on one side; independent of how they are run."""
+    return np.random.SeedSequence([AUDIT_SEED, _case_key(case), side]).spawn(n_chunks)
+
+
+def _signature(outputs: Any, n: int) -> tuple:
+    if isinstance(outputs, np.ndarray):
+        if outputs.ndim == 0 or outputs.shape[0] != n:
+            raise AuditError(f"the sampler returned an array of shape {outputs.shape}; expected {n} outputs on axis 0")
+        return ("ndarray", outputs.dtype.kind, outputs.shape[1:])
+    if isinstance(outputs, (list, tuple)):
+        if len(outputs) != n:
+            raise AuditError(f"the sampler returned {len(outputs)} outputs; expected {n}")
+        kinds = {type(o).__name__ for o in outputs}
+        shapes = {np.shape(o) for o in outputs}
+        if len(kinds) != 1 or len(shapes) != 1:
+            raise AuditError(f"the sampler's outputs change type or shape between calls: {sorted(kinds)}, "
+                             f"{sorted(shapes)}")
+        return ("list", kinds.pop(), shapes.pop())
+    raise AuditError(f"the sampler must return an ndarray or a list of outputs, got {type(outputs).__name__}")
+
+
+def _draw_chunk(sampler, statistic, data, seed: np.random.SeedSequence, n: int):
+    """Worker: n outputs of sampler on data, mapped to n finite scalars. Returns (stats, signature)."""
+    rng = np.random.default_rng(seed)
+    outputs = sampler(data, rng, n)
+    sig = _signature(outputs, n)
+    if statistic is None:
+        stats = np.asarray(outputs, dtype=float)
+        if stats.ndim == 2 and stats.shape[1] == 1:
+            stats = stats[:, 0]
+        if stats.ndim != 1:
+            raise AuditError(f"outputs of shape {np.shape(outputs)} need a statistic mapping each to a scalar")
+    else:
+        stats = np.asarray(statistic(outputs), dtype=float)
+        if stats.shape != (n,):
+            raise AuditError(f"the statistic returned shape {stats.shape}; expected ({n},)")
+    if not np.all(np.isfinite(stats)):
+        raise AuditError("the sampler or statistic returned NaN or infinity; no sound bound is possible")
+    return stats, sig
+
+
+def _run_trial(trial, x: float, seed: np.random.SeedSequence) -> float:
+    value = trial(x, np.random.default_rng(seed))
+    try:
+        value = float(value)
+    except (TypeError, ValueError) as exc:
+        raise AuditError(f"a rate trial must return a float, got {type(value).__name__}") from exc
+    if not math.isfinite(value) or value <= 0:
+        raise AuditError(f"a rate trial returned {value!r} at x={x}; errors must be finite and > 0")
+    return value
+
+
+def _check_picklable(obj, what: str, executor) -> None:
+    if isinstance(executor, SerialExecutor):
+        return
+    try:
+        pickle.dumps(obj)
+    except Exception as exc:  # noqa: BLE001
+        raise AuditError(f"{what} cannot be sent to worker processes (use a module-level function or "
+                         f"functools.partial, not a lambda or closure): {exc}") from exc
+
+
+def _sample_side(case: PrivacyCase, sampler, data, side: int, n_total: int, executor) -> tuple[np.ndarray, tuple]:
+    sizes = [case.chunk] * (n_total // case.chunk)
+    if n_total % case.chunk:
+        sizes.append(n_total % case.chunk)
+    seeds = chunk_seeds(case, side, len(sizes))
+    futures = [executor.submit(_draw_chunk, sampler, case.statistic, data, s, k) for s, k in zip(seeds, sizes)]
+    parts, sigs = [], set()
+    for f in futures:
+        stats, sig = f.result()
+        parts.append(stats)
+        sigs.add(sig)
+    if len(sigs) != 1:
+        raise AuditError(f"the sampler's output type changed between calls: {sorted(map(str, sigs))}")
+    return np.concatenate(parts), sigs.pop()
+
+
+# ---------------------------------------------------------------------------
+# Running one case
+
+def _claim_info(claim_id: str) -> tuple[str, str]:
+    from ..claims import all_claims
+
+    claims = all_claims()
+    if claim_id not in claims:
+        raise AuditError(f"audit case names claim {claim_id!r}, which is not registered in any CLAIMS")
+    claim = claims[claim_id]
+    return claim.paper, claim.kind
+
+
+def _certified(case) -> float | None:
+    if case.certify is not None:
+        value = case.certify()
+        return None if value is None else float(value)
+    return None if case.certified_epsilon is None else float(case.certified_epsilon)
+
+
+def _privacy_verdict(refuted: bool, certified: float | None, claimed: float) -> str:
+    if refuted:
+        return "refuted"
+    if certified is not None and certified <= claimed * (1 + REL_TOL):
+        return "confirmed"
+    return "unproven"
+
+
+def _run_privacy(case: PrivacyCase, row: AuditRow, n: int, beta: float, executor) -> None:
+    _check_picklable((case.sampler, case.negative_control, case.statistic, case.dataset, case.neighbour),
+                     f"case {case.claim!r}", executor)
+    gaussian = case.gaussian_mu is not None
+    level = beta / 2 if gaussian else beta       # two claims (epsilon and mu) tested on the same draws
+
+    def measure(sampler, first_side):
+        x_d, sig_d = _sample_side(case, sampler, case.dataset, first_side, n, executor)
+        x_dp, sig_dp = _sample_side(case, sampler, case.neighbour, first_side + 1, n, executor)
+        if sig_d != sig_dp:
+            raise AuditError(f"the sampler's output type differs between D and D': {sig_d} vs {sig_dp}")
+        eps = distinguish(x_d, x_dp, delta=case.claimed_delta, beta=level, rule=case.thresholds)
+        mu = None
+        if gaussian:
+            mu = distinguish(x_d, x_dp, delta=case.claimed_delta, beta=level,
+                             rule=case.mu_thresholds or case.thresholds, criterion="mu")
+        return eps, mu, (x_d, x_dp)
+
+    eps, mu, _ = measure(case.sampler, 0)
+    ctrl_eps, ctrl_mu, _ = measure(case.negative_control, 2)
+
+    row.epsilon_lower_bound = eps.epsilon_lower_bound
+    refuted = eps.epsilon_lower_bound > case.claimed_epsilon
+    detected = ctrl_eps.epsilon_lower_bound > case.claimed_epsilon
+    row.negative_control_measured = ctrl_eps.epsilon_lower_bound
+    if gaussian:
+        row.claimed_mu = float(case.gaussian_mu)
+        row.mu_lower_bound = mu.mu_lower_bound
+        if case.claimed_delta > 0:
+            row.gdp_epsilon = gaussian_epsilon(case.claimed_delta, mu.mu_lower_bound)
+        refuted = refuted or mu.mu_lower_bound > case.gaussian_mu
+        detected = detected or ctrl_mu.mu_lower_bound > case.gaussian_mu
+        row.negative_control_measured = max(ctrl_eps.epsilon_lower_bound,
+                                            ctrl_mu.mu_lower_bound if ctrl_mu.mu_lower_bound is not None else 0)
+    row.negative_control_detected = bool(detected)
+    row.samples = 4 * n
+    row.verdict = _privacy_verdict(refuted, row.certified_epsilon, case.claimed_epsilon)
+    row.detail = (f"{eps.rule}; best test: S {'>' if eps.event == 'upper' else '<='} {eps.threshold:.4g}, "
+                  f"{eps.order}, counts {eps.k_num}/{eps.n_num} vs {eps.k_den}/{eps.n_den}")
+    row.plot_data = {"claimed": case.claimed_epsilon, "lower": eps.epsilon_lower_bound,
+                     "certified": row.certified_epsilon, "control": ctrl_eps.epsilon_lower_bound}
+
+
+def _run_exact(case: ExactCase, row: AuditRow) -> None:
+    p, q = case.distributions()
+    value = exact_epsilon(p, q, case.claimed_delta)
+    cp, cq = case.negative_control()
+    control = exact_epsilon(cp, cq, case.claimed_delta)
+    row.exact_epsilon = float(value)
+    row.negative_control_measured = float(control)
+    row.negative_control_detected = bool(control > case.claimed_epsilon * (1 + REL_TOL))
+    refuted = value > case.claimed_epsilon * (1 + REL_TOL)
+    row.verdict = _privacy_verdict(refuted, row.certified_epsilon, case.claimed_epsilon)
+    row.samples = 0
+    row.detail = f"exact over {len(p)} outcomes (mpmath)"
+    row.plot_data = {"claimed": case.claimed_epsilon, "lower": float(value),
+                     "certified": row.certified_epsilon, "control": float(control)}
+
+
+def _run_rate(case: RateCase, row: AuditRow, quick: bool, executor) -> None:
+    _check_picklable(case.trial, f"case {case.claim!r}", executor)
+    grid = tuple(case.quick_grid) if quick and case.quick_grid is not None else tuple(case.grid)
+    repeats = case.quick_repeats if quick and case.quick_repeats is not None else case.repeats
+    seeds = chunk_seeds(case, 0, len(grid) * repeats)
+    futures = [executor.submit(_run_trial, case.trial, float(x), seeds[i * repeats + r])
+               for i, x in enumerate(grid) for r in range(repeats)]
+    values = np.array([f.result() for f in futures], dtype=float).reshape(len(grid), repeats)
+    fit = fit_rate(grid, values, np.random.default_rng(np.random.SeedSequence([AUDIT_SEED, _case_key(case), 99])),
+                   confidence=case.confidence)
+    ok = fit.consistent_with(case.claimed_slope, case.relation, case.tolerance)
+    if case.bound is not None:
+        means = values.mean(axis=1)
+        row.bound_respected = bool(all(m <= case.bound(x) for m, x in zip(means, grid)))
+        ok = ok and row.bound_respected
+    row.claimed_slope = case.claimed_slope
+    row.fitted_slope, row.slope_lower, row.slope_upper = fit.slope, fit.lower, fit.upper
+    row.verdict = "consistent" if ok else "inconsistent"
+    row.samples = len(grid) * repeats
+    row.detail = (f"slope {fit.slope:.3f} [{fit.lower:.3f}, {fit.upper:.3f}] ({case.relation} "
+                  f"{case.claimed_slope:g}) over {len(grid)} grid values x {repeats} repeats")
+    row.plot_data = {"grid": list(map(float, grid)), "means": values.mean(axis=1).tolist(),
+                     "slope": fit.slope, "intercept": fit.intercept, "claimed_slope": case.claimed_slope}
+
+
+def run_case(case, *, quick: bool = False, beta: float = 0.05, executor: cf.Executor | None = None,
+             samples: int | None = None) -> AuditRow:
+    """Run one case; ``samples`` overrides the case's draws per side (tests use small values)."""
+    beta = check_probability(beta, "beta")
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
+        raise ParameterError("samples", "an integer N >= 1 (draws per side)", samples)
+    if not isinstance(case, (PrivacyCase, ExactCase, RateCase)):
+        raise AuditError(f"not an audit case: {type(case).__name__}")
+    executor = SerialExecutor() if executor is None else executor
+    paper, kind = _claim_info(case.claim)
+    start = time.perf_counter()
+    check = "rate" if isinstance(case, RateCase) else "exact" if isinstance(case, ExactCase) else "empirical"
+    row = AuditRow(claim=case.claim, paper=paper, kind=kind, check=check, title=case.title, verdict="unproven",
+                   beta=None if check == "rate" else beta)
+    if isinstance(case, (PrivacyCase, ExactCase)):
+        row.claimed_epsilon = float(case.claimed_epsilon)
+        row.claimed_delta = float(case.claimed_delta)
+        row.certified_epsilon = _certified(case)
+        row.negative_control_note = case.negative_control_note
+    if isinstance(case, PrivacyCase):
+        n = samples if samples is not None else (case.quick_samples if quick else case.samples)
+        _run_privacy(case, row, n, beta, executor)
+    elif isinstance(case, ExactCase):
+        _run_exact(case, row)
+    else:
+        _run_rate(case, row, quick, executor)
+    for name in ("epsilon_lower_bound", "exact_epsilon", "mu_lower_bound", "fitted_slope"):
+        value = getattr(row, name)
+        if value is not None and math.isnan(value):
+            raise AuditError(f"{case.claim}: the audit produced NaN for {name}")
+    row.seconds = round(time.perf_counter() - start, 3)
+    return row
+
+
+# ---------------------------------------------------------------------------
+# Discovery and the whole audit
+
+def discover_cases(paper: str | None = None) -> list:
+    """Every case of every ``reference.audit.cases_*`` module (``audit_cases()``), optionally one paper's."""
+    import reference.audit as package
+
+    found = []
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if not info.name.startswith("cases_"):
+            continue
+        module = importlib.import_module(f"reference.audit.{info.name}")
+        make = getattr(module, "audit_cases", None)
+        if make is None:
+            continue
+        for case in make():
+            if not isinstance(case, (PrivacyCase, ExactCase, RateCase)):
+                raise AuditError(f"{info.name}.audit_cases() returned a {type(case).__name__}, not a case")
+            if paper is None or case.claim.partition(":")[0] == paper:
+                found.append(case)
+    return found
+
+
+def run_audit(paper: str | None = None, *, quick: bool = False, beta: float = 0.05,
+              executor: cf.Executor | None = None, cases: Sequence | None = None,
+              progress: Callable[[str], None] | None = None, samples: int | None = None) -> list[AuditRow]:
+    """Run every case (or the given ones) and return the rows; raises on the first error (no partial report)."""
+    beta = check_probability(beta, "beta")
+    todo = discover_cases(paper) if cases is None else list(cases)
+    rows = []
+    for i, case in enumerate(todo, 1):
+        if progress:
+            progress(f"[{i}/{len(todo)}] {case.claim} - {case.title} ...")
+        row = run_case(case, quick=quick, beta=beta, executor=executor, samples=samples)
+        if progress:
+            progress(f"[{i}/{len(todo)}]   {row.verdict} in {row.seconds:.1f} s")
+        rows.append(row)
+    return rows
+
+
+def _fmt(value, digits: int = 4) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "NO"
+    if isinstance(value, float):
+        return "inf" if math.isinf(value) else f"{value:.{digits}g}"
+    return str(value)
+
+
+def format_table(rows: Sequence[AuditRow]) -> str:
+    header = ("claim", "kind", "check", "claimed", "certified", "measured", "verdict", "neg.ctrl", "samples", "s")
+    lines = []
+    for r in rows:
+        if r.check == "rate":
+            claimed, certified = f"slope {_fmt(r.claimed_slope)}", "-"
+            measured = f"{_fmt(r.fitted_slope)} [{_fmt(r.slope_lower)}, {_fmt(r.slope_upper)}]"
+        else:
+            claimed = f"eps {_fmt(r.claimed_epsilon)}" + (f", d {r.claimed_delta:.0e}" if r.claimed_delta else "")
+            certified = _fmt(r.certified_epsilon)
+            if r.check == "exact":
+                measured = f"exact {_fmt(r.exact_epsilon)}"
+            else:
+                measured = f">= {_fmt(r.epsilon_lower_bound)}"
+                if r.mu_lower_bound is not None:
+                    measured += f"; mu >= {_fmt(r.mu_lower_bound)} (claim {_fmt(r.claimed_mu)})"
+                    if r.gdp_epsilon is not None:
+                        measured += f" -> eps {_fmt(r.gdp_epsilon)}"
+        lines.append((r.claim, r.kind, r.check, claimed, certified, measured, r.verdict,
+                      _fmt(r.negative_control_detected), str(r.samples), f"{r.seconds:.1f}"))
+    widths = [max(len(h), *(len(l[i]) for l in lines)) if lines else len(h) for i, h in enumerate(header)]
+    out = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
+    out.append("  ".join("-" * w for w in widths))
+    out.extend("  ".join(c.ljust(w) for c, w in zip(line, widths)) for line in lines)
+    return "\n".join(out)
+
+
+def _check_plots_available() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        raise AuditError("--plots needs the optional 'plots' extra (matplotlib): "
+                         "pip install 'dp-optimization-reference[plots]'") from exc
+
+
+def write_plots(rows: Sequence[AuditRow], directory: str) -> list[str]:
+    """PNG plots: lower bound vs claim per privacy row, log-log fit vs theorem slope per rate row."""
+    _check_plots_available()
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(directory, exist_ok=True)
+    written = []
+    privacy = [r for r in rows if r.check != "rate"]
+    if privacy:
+        fig, ax = plt.subplots(figsize=(8, 0.5 * len(privacy) + 1.5))
+        ys = np.arange(len(privacy))
+        ax.barh(ys, [r.plot_data["lower"] for r in privacy], color="tab:blue", label="measured (lower bound / exact)")
+        ax.scatter([r.plot_data["claimed"] for r in privacy], ys, color="black", marker="|", s=300, label="claimed")
+        ax.scatter([r.plot_data["control"] for r in privacy], ys, color="tab:red", marker="x",
+                   label="negative control")
+        ax.set_yticks(ys, [r.claim for r in privacy], fontsize=7)
+        ax.set_xlabel("epsilon")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        path = os.path.join(directory, "privacy_lower_bounds.png")
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        written.append(path)
+    for i, r in enumerate(x for x in rows if x.check == "rate"):
+        d = r.plot_data
+        fig, ax = plt.subplots(figsize=(5, 4))
+        grid = np.array(d["grid"])
+        ax.loglog(grid, d["means"], "o", label="mean error")
+        ax.loglog(grid, np.exp(d["intercept"]) * grid ** d["slope"], "-", label=f"fit slope {d['slope']:.2f}")
+        anchor = d["means"][0] / grid[0] ** d["claimed_slope"]
+        ax.loglog(grid, anchor * grid ** d["claimed_slope"], "--", label=f"theorem slope {d['claimed_slope']:g}")
+        ax.set_title(r.claim, fontsize=8)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        safe = "".join(c if c.isalnum() else "_" for c in r.claim)
+        path = os.path.join(directory, f"rate_{i:02d}_{safe}.png")
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def write_json(rows: Sequence[AuditRow], path: str) -> None:
+    """Write {"rows": [...]} atomically (a temporary file renamed into place)."""
+    payload = {"rows": [r.to_json() for r in rows]}
+    text = json.dumps(payload, indent=2, allow_nan=False, default=float)
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def run_audit_command(args, *, cases: Sequence | None = None) -> int:
+    """``python -m reference audit``: table on stdout, progress on stderr, optional JSON and plots.
+
+    Exit status 0 when the audit ran and every negative control was detected, 1 when a
+    negative control went undetected (the audit failed). Errors propagate (exit 2 in the CLI)
+    and no report file is written.
+    """
+    paper = getattr(args, "paper", None)
+    quick = bool(getattr(args, "quick", False))
+    json_path = getattr(args, "json", None)
+    plots = getattr(args, "plots", None)
+    if plots:
+        _check_plots_available()          # fail before spending minutes
+    beta = getattr(args, "beta", 0.05)
+
+    def progress(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    start = time.perf_counter()
+    executor = make_executor(getattr(args, "workers", None), getattr(args, "scheduler", None))
+    try:
+        rows = run_audit(paper, quick=quick, beta=beta, executor=executor, cases=cases, progress=progress,
+                         samples=getattr(args, "samples", None))
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+    total = time.perf_counter() - start
+    print(format_table(rows))
+    failed = [r.claim for r in rows if r.failed]
+    refuted = [r.claim for r in rows if r.verdict in ("refuted", "inconsistent")]
+    print(f"\n{len(rows)} rows in {total:.1f} s (confidence {1 - beta:g}); "
+          f"{len(refuted)} refuted/inconsistent; {len(failed)} undetected negative controls")
+    if failed:
+        print("AUDIT FAILED: negative control not detected for: " + ", ".join(failed))
+    if json_path:
+        write_json(rows, json_path)
+    if plots:
+        for path in write_plots(rows, plots):
+            progress(f"wrote {path}")
+    return 1 if failed else 0
+
+
+CLAIMS = (
+    Claim("core:Audit report", "invariant",
+          "The audit runs every case, gives one row per claim with the JSON fields claim, paper, kind, verdict, "
+          "claimed/certified epsilon, lower bound, exact epsilon, negative control, samples, seconds; results are "
+          "bit-identical however trials are split across workers; no report is written when the audit fails.",
+          "issue 3 (the audit command)"),
+)

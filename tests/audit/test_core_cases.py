@@ -1,0 +1,69 @@
+"""The building blocks' audit cases (the `core` rows of `python -m reference audit`), on small budgets.
+
+Each test runs one case of reference/audit/cases_core.py with fewer draws than the
+audit command and asserts: no violation on the calibrated mechanism (false-alarm
+probability <= beta = 0.05 for the fixed seeds of the audit), the negative control
+flagged, and the accountant's certificate equal to the claim.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reference.audit import cases_core
+from reference.audit.runner import run_case
+
+CASES = {case.claim: case for case in cases_core.audit_cases()}
+
+
+def _check(row, *, exact=False):
+    assert row.verdict == "confirmed", row
+    assert row.negative_control_detected is True, row
+    assert row.certified_epsilon == pytest.approx(row.claimed_epsilon, rel=1e-9)
+    if exact:
+        assert row.exact_epsilon <= row.claimed_epsilon
+    else:
+        assert row.epsilon_lower_bound <= row.claimed_epsilon
+
+
+@pytest.mark.claim("core:Laplace mechanism privacy")
+def test_laplace_mechanism_audit():
+    row = run_case(CASES["core:Laplace mechanism privacy"], samples=100_000)
+    _check(row)
+    assert row.epsilon_lower_bound > 0.95      # tight: the worst-case event is declared in advance
+
+
+@pytest.mark.claim("core:Gaussian mechanism privacy")
+def test_gaussian_mechanism_audit():
+    row = run_case(CASES["core:Gaussian mechanism privacy"], samples=100_000)
+    _check(row)
+    assert row.mu_lower_bound <= row.claimed_mu
+    assert row.mu_lower_bound > 0.85 * row.claimed_mu
+
+
+@pytest.mark.claim("core:Exponential mechanism privacy")
+@pytest.mark.claim("core:Exponential mechanism exact profile")
+def test_exponential_mechanism_exact_audit_over_2000_vertices():
+    row = run_case(CASES["core:Exponential mechanism privacy"])
+    _check(row, exact=True)
+    assert row.exact_epsilon > 0.99
+    assert row.samples == 0
+
+
+@pytest.mark.claim("core:Laplace report-noisy-max privacy")
+def test_laplace_noisy_max_exact_audit():
+    row = run_case(CASES["core:Laplace report-noisy-max privacy"])
+    _check(row, exact=True)
+
+
+@pytest.mark.claim("core:Gumbel report-noisy-max privacy")
+def test_gumbel_noisy_max_audit():
+    row = run_case(CASES["core:Gumbel report-noisy-max privacy"], samples=50_000)
+    _check(row)
+
+
+@pytest.mark.claim("core:Tree aggregation privacy")
+def test_tree_aggregation_audit():
+    row = run_case(CASES["core:Tree aggregation privacy"], samples=2_000)
+    _check(row)
+    assert row.mu_lower_bound <= row.claimed_mu

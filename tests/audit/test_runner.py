@@ -1,0 +1,228 @@
+"""Tests of the audit runner and the `audit` command: rows, JSON schema, seeds, errors, executors."""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import functools
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from reference.audit.cases import Bonferroni, ExactCase, PrivacyCase, RateCase, per_output, repeat
+from reference.audit.runner import (SerialExecutor, chunk_seeds, discover_cases, make_executor, run_audit,
+                                    run_audit_command, run_case)
+from reference.errors import AuditError, ParameterError
+
+JSON_FIELDS = {"claim", "paper", "kind", "verdict", "claimed_epsilon", "certified_epsilon", "epsilon_lower_bound",
+               "exact_epsilon", "negative_control_detected", "samples", "seconds"}
+CLAIM = "core:Laplace mechanism privacy"     # an audit claim registered by cases_core
+
+
+def laplace(value, rng, n, *, scale):
+    return value + rng.laplace(0.0, scale, n)
+
+
+def nan_sampler(value, rng, n):
+    out = value + rng.laplace(0.0, 1.0, n)
+    out[n // 2] = np.nan
+    return out
+
+
+def type_changing(value, rng, n):
+    """Returns floats on D and ints on D' (its output type changes between calls)."""
+    x = value + rng.laplace(0.0, 1.0, n)
+    return x if value == 0 else np.round(x).astype(int)
+
+
+def one_run(value, rng, *, scale=1.0):
+    return value + rng.laplace(0.0, scale, size=2)
+
+
+def first(output):
+    return output[0]
+
+
+def tiny_case(**changes) -> PrivacyCase:
+    fields = dict(claim=CLAIM, title="tiny Laplace", sampler=functools.partial(laplace, scale=1.0),
+                  dataset=0.0, neighbour=1.0, claimed_epsilon=1.0, certified_epsilon=1.0,
+                  negative_control=functools.partial(laplace, scale=0.5), negative_control_note="half the noise",
+                  thresholds=Bonferroni(thresholds=(0.0, 1.0)), samples=40_000, quick_samples=20_000, chunk=5_000)
+    fields.update(changes)
+    return PrivacyCase(**fields)
+
+
+def rate_trial(x, rng):
+    return float(abs(rng.normal(0, 1 / np.sqrt(x), size=50)).mean())
+
+
+def rr_pair(eps):
+    e = np.exp(eps)
+    return [e / (1 + e), 1 / (1 + e)], [1 / (1 + e), e / (1 + e)]
+
+
+@pytest.mark.claim("core:Audit report")
+def test_privacy_row_fields_and_verdict():
+    row = run_case(tiny_case(), quick=True)
+    assert row.verdict == "confirmed"
+    assert row.negative_control_detected is True
+    assert 0.8 < row.epsilon_lower_bound <= 1.0
+    assert row.samples == 4 * 20_000
+    assert JSON_FIELDS <= set(row.to_json())
+    assert row.exact_epsilon is None
+
+
+@pytest.mark.claim("core:Audit report")
+def test_verdicts_unproven_and_refuted():
+    assert run_case(tiny_case(certified_epsilon=None), samples=10_000).verdict == "unproven"
+    # claiming eps 0.5 for an eps-1 mechanism: a valid lower bound exceeds the claim
+    row = run_case(tiny_case(claimed_epsilon=0.5, certified_epsilon=1.0), samples=20_000)
+    assert row.verdict == "refuted"
+    exact = ExactCase(claim=CLAIM, title="RR", distributions=functools.partial(rr_pair, 1.0), claimed_epsilon=1.0,
+                      certified_epsilon=1.0, negative_control=functools.partial(rr_pair, 2.0),
+                      negative_control_note="RR at eps 2")
+    row = run_case(exact)
+    assert row.verdict == "confirmed" and row.exact_epsilon == pytest.approx(1.0)
+    assert row.negative_control_detected and row.samples == 0
+
+
+@pytest.mark.claim("core:Audit report")
+def test_results_bit_identical_whatever_the_executor():
+    """Serial, and a 2-process pool, give the same numbers: seeds come from SeedSequence spawning per chunk."""
+    case = tiny_case(sampler=repeat(one_run), statistic=per_output(first),
+                     negative_control=repeat(functools.partial(one_run, scale=0.5)), chunk=500)
+    serial = run_case(case, samples=3_000)
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        pooled = run_case(case, samples=3_000, executor=pool)
+    keys = ("epsilon_lower_bound", "negative_control_measured", "detail", "verdict")
+    assert [getattr(serial, k) for k in keys] == [getattr(pooled, k) for k in keys]
+    # chunk seeds depend on (case, side, index) only
+    a = chunk_seeds(case, 0, 4)
+    b = chunk_seeds(case, 0, 2)
+    assert [s.generate_state(2).tolist() for s in a[:2]] == [s.generate_state(2).tolist() for s in b]
+
+
+@pytest.mark.claim("core:Audit report")
+def test_rate_case_row():
+    case = RateCase(claim=CLAIM, title="mean |N(0, 1/n)|", trial=rate_trial, grid=(100, 400, 1600, 6400),
+                    claimed_slope=-0.5, repeats=8, relation="equal", tolerance=0.05)
+    row = run_case(case)
+    assert row.verdict == "consistent"
+    assert row.slope_lower <= -0.5 + 0.05 and row.slope_upper >= -0.5 - 0.05
+    wrong = RateCase(claim=CLAIM, title="wrong exponent", trial=rate_trial, grid=(100, 400, 1600, 6400),
+                     claimed_slope=-1.0, repeats=8, relation="equal")
+    assert run_case(wrong).verdict == "inconsistent"
+
+
+@pytest.mark.claim("core:Audit input validation")
+def test_bad_input_is_a_clear_error():
+    with pytest.raises(ParameterError):
+        run_case(tiny_case(), samples=0)                  # N < 1
+    for beta in (0.0, 1.0, -1.0):
+        with pytest.raises(ParameterError):
+            run_case(tiny_case(), beta=beta)
+    with pytest.raises(AuditError, match="NaN"):
+        run_case(tiny_case(sampler=nan_sampler), samples=1_000)
+    with pytest.raises(AuditError, match="type"):
+        run_case(tiny_case(sampler=type_changing), samples=1_000)
+    with pytest.raises(AuditError, match="not registered"):
+        run_case(tiny_case(claim="core:No such claim"), samples=1_000)
+    with pytest.raises(ParameterError):
+        tiny_case(samples=0)
+    with pytest.raises(ParameterError):
+        tiny_case(negative_control=None)
+    with pytest.raises(AuditError, match="worker"):
+        with cf.ProcessPoolExecutor(max_workers=1) as pool:
+            run_case(tiny_case(sampler=lambda v, r, n: v + r.laplace(0, 1, n)), samples=1_000, executor=pool)
+
+
+def _args(tmp_path, **kw):
+    base = dict(paper=None, quick=True, json=str(tmp_path / "audit.json"), plots=None, scheduler=None, workers=1)
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+@pytest.mark.claim("core:Audit report")
+def test_command_writes_json_rows(tmp_path, capsys):
+    exact = ExactCase(claim=CLAIM, title="RR", distributions=functools.partial(rr_pair, 1.0), claimed_epsilon=1.0,
+                      certified_epsilon=1.0, negative_control=functools.partial(rr_pair, 2.0),
+                      negative_control_note="RR at eps 2")
+    status = run_audit_command(_args(tmp_path), cases=[tiny_case(), exact])
+    assert status == 0
+    out = capsys.readouterr()
+    assert CLAIM in out.out and "[1/2]" in out.err
+    rows = json.loads((tmp_path / "audit.json").read_text())["rows"]
+    assert len(rows) == 2
+    for row in rows:
+        assert JSON_FIELDS <= set(row)
+        assert row["paper"] == "core" and row["kind"] == "privacy"
+        assert row["verdict"] in ("confirmed", "unproven", "refuted")
+        assert isinstance(row["negative_control_detected"], bool)
+    assert rows[0]["exact_epsilon"] is None and rows[1]["exact_epsilon"] == pytest.approx(1.0)
+
+
+@pytest.mark.claim("core:Audit input validation")
+def test_failed_audit_writes_no_report(tmp_path):
+    with pytest.raises(AuditError):
+        run_audit_command(_args(tmp_path), cases=[tiny_case(), tiny_case(sampler=nan_sampler)])
+    assert not (tmp_path / "audit.json").exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.claim("core:Clopper-Pearson audit soundness")
+def test_undetected_negative_control_fails_the_audit(tmp_path):
+    """A 'negative control' that is not mis-calibrated passes: the audit must report failure (exit 1)."""
+    case = tiny_case(negative_control=functools.partial(laplace, scale=1.0))
+    row = run_case(case, samples=20_000)
+    assert row.negative_control_detected is False and row.failed
+    assert run_audit_command(_args(tmp_path), cases=[case]) == 1
+
+
+@pytest.mark.claim("core:Audit input validation")
+def test_plots_without_matplotlib_is_a_clear_error(tmp_path):
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        proc = subprocess.run([sys.executable, "-m", "reference", "audit", "--paper", "core", "--quick",
+                               "--plots", str(tmp_path / "p"), "--json", str(tmp_path / "a.json")],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 2
+        assert "matplotlib" in proc.stderr and "plots" in proc.stderr
+        assert not (tmp_path / "a.json").exists()
+    else:
+        run_audit_command(_args(tmp_path, plots=str(tmp_path / "p")), cases=[tiny_case()])
+        assert list((tmp_path / "p").glob("*.png"))
+
+
+@pytest.mark.claim("core:Audit report")
+def test_executors():
+    assert isinstance(make_executor(1), SerialExecutor)
+    with pytest.raises(ParameterError):
+        make_executor(0)
+    pool = make_executor(2)
+    assert isinstance(pool, cf.ProcessPoolExecutor)
+    pool.shutdown()
+
+
+@pytest.mark.claim("core:Audit report")
+def test_dask_local_cluster_gives_the_same_numbers():
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        executor = make_executor(scheduler=cluster.scheduler_address)
+        case = tiny_case()
+        assert run_case(case, samples=10_000, executor=executor).detail == run_case(case, samples=10_000).detail
+    finally:
+        cluster.close()
+
+
+@pytest.mark.claim("core:Audit report")
+def test_discovery_finds_the_core_cases():
+    claims = {c.claim for c in discover_cases("core")}
+    assert {"core:Laplace mechanism privacy", "core:Gaussian mechanism privacy",
+            "core:Exponential mechanism privacy", "core:Laplace report-noisy-max privacy",
+            "core:Gumbel report-noisy-max privacy", "core:Tree aggregation privacy"} <= claims
+    assert all(c.claim.startswith("core:") for c in discover_cases("core"))
