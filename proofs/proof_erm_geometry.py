@@ -1,0 +1,160 @@
+"""High-precision (mpmath, 50 digits) checks of erm_geometry's constants and calibrations.
+
+Each hard-coded reference value carries beside it the mpmath expression and the working
+precision that produced it (scipy.special test style).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from reference.algorithms import erm_geometry as eg
+
+mpmath.mp.dps = 50
+
+
+def _gdp_delta(eps, mu):
+    eps, mu = mpmath.mpf(eps), mpmath.mpf(mu)
+    return mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2)
+
+
+@pytest.mark.claim("erm_geometry:Theorem 3.1")
+@pytest.mark.parametrize("eps", ["0.1", "0.5", "1"])
+@pytest.mark.parametrize("delta", ["1e-12", "1e-6", "1e-3", "0.1"])
+@pytest.mark.parametrize("T", [1, 10, 1000, 10**6])
+def test_paper_sigma_of_algorithm_1_is_within_the_claim_exactly(eps, delta, T):
+    """The T-step transcript of Algorithm 1 is exactly mu-GDP with mu = (2L/n) sqrt(T)/sigma
+    = eps/(2 sqrt(2) ln(T/delta)) (independent of L and n); its exact delta(eps) is <= delta."""
+    eps_, delta_ = mpmath.mpf(eps), mpmath.mpf(delta)
+    sigma = mpmath.sqrt(32 * T * mpmath.log(T / delta_) ** 2) / (eps_ * 1)   # L = 1, n = 1
+    mu = 2 * mpmath.sqrt(T) / sigma
+    assert mpmath.almosteq(mu, eps_ / (2 * mpmath.sqrt(2) * mpmath.log(T / delta_)), rel_eps=mpmath.mpf(10) ** -45)
+    assert _gdp_delta(eps_, mu) <= delta_
+    # and the float implementation of line 1 agrees with the 50-digit value
+    assert eg.paper_sigma_algorithm1(float(eps), float(delta), 1.0, 1, T) == pytest.approx(float(sigma), rel=1e-13)
+
+
+@pytest.mark.claim("erm_geometry:Theorem 3.1")
+def test_paper_sigma_margin_at_catalogue_point():
+    # mpmath.mp.dps = 50: delta_GDP(1; 1/(2 sqrt2 ln(1e7))) ~ 3.4e-457 (catalogue P01)
+    mu = 1 / (2 * mpmath.sqrt(2) * mpmath.log(mpmath.mpf(100) / mpmath.mpf("1e-5")))
+    value = _gdp_delta(1, mu)
+    assert value < mpmath.mpf("1e-450")
+
+
+@pytest.mark.claim("erm_geometry:Claim 3.5")
+@pytest.mark.parametrize("k", [8, 9, 20, 100, 10**4, 10**9])
+def test_k_to_the_one_minus_one_over_q_is_e(k):
+    q = mpmath.log(k) / (mpmath.log(k) - 1)
+    assert mpmath.almosteq(mpmath.mpf(k) ** (1 - 1 / q), mpmath.e, rel_eps=mpmath.mpf(10) ** -45)
+    assert 1 < q <= 2
+    assert eg.lq_exponent(k) == pytest.approx(float(q), rel=1e-15)
+
+
+@pytest.mark.claim("erm_geometry:Claim 3.5")
+def test_q_formula_needs_k_at_least_8_and_q2_fallback_still_gives_the_claim():
+    # ln k >= 2 iff k >= e^2 = 7.389...: below it q = ln k/(ln k - 1) > 2 (or undefined, or negative)
+    assert mpmath.log(7) < 2 < mpmath.log(8)
+    for k in range(2, 8):
+        assert eg.lq_exponent(k) == 2.0
+        assert math.sqrt(k) < math.e     # ||a||_1 <= sqrt(k) ||a||_2 < e ||a||_2
+
+
+@pytest.mark.claim("erm_geometry:Claim 3.5")
+@given(st.lists(st.floats(-10, 10, allow_nan=False), min_size=2, max_size=40))
+def test_l1_at_most_e_times_lq(a):
+    a = np.array(a)
+    if not np.any(a):
+        return
+    a = a / np.max(np.abs(a))      # both sides are homogeneous; avoids underflow of |a_i|^q
+    k = len(a)
+    q = eg.lq_exponent(k)
+    assert np.sum(np.abs(a)) <= math.e * np.linalg.norm(a, ord=q) * (1 + 1e-12)
+
+
+@pytest.mark.claim("erm_geometry:Fact 3.4")
+def test_fact_3_4_modulus_is_one_half_at_q_2_exactly():
+    """At q = 2, Psi = ||.||^2/4 has Bregman divergence ||x - y||^2/4 = (1/2)(||x - y||^2/2): modulus 1/2, not 1."""
+    x, y = mpmath.matrix([1, 2, -3]), mpmath.matrix([0.5, -1, 2])
+    psi = lambda v: sum(t * t for t in v) / 4  # noqa: E731
+    grad = lambda v: [t / 2 for t in v]  # noqa: E731
+    bregman = psi(x) - psi(y) - sum(g * (a - b) for g, a, b in zip(grad(y), x, y))
+    half_sq = sum((a - b) ** 2 for a, b in zip(x, y)) / 2
+    assert mpmath.almosteq(bregman / half_sq, mpmath.mpf(1) / 2, rel_eps=mpmath.mpf(10) ** -45)
+
+
+@pytest.mark.claim("erm_geometry:Theorem 5.8 constants")
+def test_lower_bound_proof_constants():
+    tau = mpmath.mpf(1) / 1000
+    assert mpmath.sqrt(1.1 * tau) <= mpmath.mpf("0.04")        # 0.03316...
+    assert mpmath.sqrt(mpmath.mpf("1.1") * 3 / 4) <= mpmath.mpf("0.91")   # 0.90829...
+    assert mpmath.mpf("0.05") ** 2 >= mpmath.mpf("1.1") * tau   # 0.0025 >= 0.0011
+    assert mpmath.almosteq(1 - mpmath.mpf("0.91") - mpmath.mpf("0.04"), mpmath.mpf("0.05"), rel_eps=mpmath.mpf(10) ** -45)
+    c_max = (mpmath.mpf("0.1") * tau - 4 * tau ** 2) / 3      # 3.2e-5: tau + 4 tau^2 + 3c <= 1.1 tau
+    assert mpmath.almosteq(c_max, mpmath.mpf("3.2e-5"), rel_eps=mpmath.mpf(10) ** -40)
+    assert tau + 4 * tau ** 2 + 3 * c_max <= mpmath.mpf("1.1") * tau * (1 + mpmath.mpf(10) ** -45)
+
+
+@pytest.mark.claim("erm_geometry:Algorithm 2 privacy")
+def test_objective_perturbation_violation_at_50_digits():
+    """Catalogue P10: n = 10, eps = 1, delta = 1e-3, zeta = 0.2, event {theta_priv = -1} = {b >= cbar + abar + zeta}."""
+    sigma = 2 * mpmath.sqrt(2 * mpmath.log(1000)) / 10
+    # mpmath.mp.dps = 30: 2*sqrt(2*log(1000))/10 = 0.743384437769967689...
+    assert mpmath.almosteq(sigma, mpmath.mpf("0.743384437769967689"), rel_eps=mpmath.mpf(10) ** -17)
+    pd = 1 - mpmath.ncdf(mpmath.mpf("1.9") / sigma)    # 0.005296010969172368 (mp.dps = 30)
+    pdp = 1 - mpmath.ncdf(mpmath.mpf("2.2") / sigma)   # 0.001541004590508693 (mp.dps = 30)
+    assert mpmath.almosteq(pd, mpmath.mpf("0.005296010969172368"), rel_eps=mpmath.mpf(10) ** -15)
+    assert mpmath.almosteq(pdp, mpmath.mpf("0.001541004590508693"), rel_eps=mpmath.mpf(10) ** -15)
+    assert pd - mpmath.e * pdp > mpmath.mpf("1e-3")    # 1.107126e-3: violation
+    # the KST12 variance L^2 (8 ln(2/delta) + 4 eps)/(n eps)^2 on the same event
+    kst = 2 * mpmath.sqrt(8 * mpmath.log(2000) + 4) / 10
+    assert (1 - mpmath.ncdf(mpmath.mpf("1.9") / kst)) - mpmath.e * (1 - mpmath.ncdf(mpmath.mpf("2.2") / kst)) < 0
+    assert float(sigma) == pytest.approx(eg.paper_sigma_algorithm2(1.0, 1e-3, 2.0, 10), rel=1e-14)
+    assert float(kst) == pytest.approx(eg.kst_sigma_algorithm2(1.0, 1e-3, 2.0, 10), rel=1e-14)
+
+
+@pytest.mark.claim("erm_geometry:Section 2.2 Gaussian widths")
+@pytest.mark.parametrize("p,l2,l1,simplex", [
+    # mpmath.mp.dps = 30: sqrt(2)*gamma((p+1)/2)/gamma(p/2); quad(1-(2 ncdf(x)-1)^p, [0, inf]);
+    # quad(1-ncdf(x)^p, [0, inf]) - quad(ncdf(x)^p, [-inf, 0]) (catalogue section 1.5)
+    (2, "1.2533141373155", "1.12837916709551", "0.564189583547756"),
+    (10, "3.08432775979986", "1.88071569382116", "1.53875273083517"),
+    (100, "9.97503163955105", "2.74695768780612", "2.50759363644168"),
+])
+def test_gaussian_widths_against_mpmath(p, l2, l1, simplex):
+    g2 = mpmath.sqrt(2) * mpmath.gamma(mpmath.mpf(p + 1) / 2) / mpmath.gamma(mpmath.mpf(p) / 2)
+    g1 = mpmath.quad(lambda x: 1 - (2 * mpmath.ncdf(x) - 1) ** p, [0, 2, 5, mpmath.inf])
+    assert mpmath.almosteq(g2, mpmath.mpf(l2), rel_eps=mpmath.mpf(10) ** -13)
+    assert mpmath.almosteq(g1, mpmath.mpf(l1), rel_eps=mpmath.mpf(10) ** -13)
+    assert eg.gaussian_width_l2_ball(p) == pytest.approx(float(g2), rel=1e-12)
+    assert eg.gaussian_width_l1_ball(p) == pytest.approx(float(g1), rel=1e-10)
+    assert eg.gaussian_width_simplex(p) == pytest.approx(float(simplex), rel=1e-10)
+    # Section 1: the l2 ball's width is below sqrt(p); the l1 ball's below sqrt(2 ln 2p)
+    assert g2 < mpmath.sqrt(p) and g1 <= mpmath.sqrt(2 * mpmath.log(2 * p))
+
+
+@pytest.mark.claim("erm_geometry:Fact 2.3")
+@pytest.mark.parametrize("p", [1, 10, 100, 1000])
+def test_expected_w_at_most_g2_plus_r2_for_the_l2_ball_exactly(p):
+    """Q = unit l2 ball: W = ||g||^2, E W = p exactly; G^2 = 2 Gamma((p+1)/2)^2/Gamma(p/2)^2; r = 1."""
+    G = mpmath.sqrt(2) * mpmath.gamma(mpmath.mpf(p + 1) / 2) / mpmath.gamma(mpmath.mpf(p) / 2)
+    assert p <= G ** 2 + 1
+
+
+@pytest.mark.claim("erm_geometry:Fact 2.3")
+def test_paper_integrand_of_equation_7_is_not_an_upper_bound():
+    """(7) bounds P[W >= x] by 2 exp(-(x - G^2)/(2 r^2)). For the unit l2 ball in R^100 (W ~ chi^2_100)
+    at x = G^2 + 10 the true tail is far larger: the step does not follow from (6)."""
+    p = 100
+    G2 = 2 * (mpmath.gamma(mpmath.mpf(p + 1) / 2) / mpmath.gamma(mpmath.mpf(p) / 2)) ** 2
+    x = G2 + 10
+    tail = mpmath.gammainc(mpmath.mpf(p) / 2, x / 2, mpmath.inf, regularized=True)   # P[chi^2_100 >= x]
+    integrand = 2 * mpmath.exp(-(x - G2) / 2)
+    assert tail > 10 * integrand
+    # while the valid form from (6), 2 exp(-(sqrt(x) - G)^2 / (2 r^2)), does bound it
+    assert tail <= 2 * mpmath.exp(-(mpmath.sqrt(x) - mpmath.sqrt(G2)) ** 2 / 2)

@@ -1,0 +1,1540 @@
+"""Talwar, Thakurta, Zhang: Private ERM beyond the worst case (paper key ``erm_geometry``).
+
+Seed: ../shared/seeds/000_b4c55cd604fd3d80.txt (arXiv 1411.5417, long version).
+Neighbouring relation: replace-one (Definition 2.1, "differ in one record").
+
+What lives here, each function following the paper's numbered lines:
+
+- :func:`noisy_mirror_descent` -- Algorithm 1 (A_Noise-MD), Section 3.1; Theorems 3.1, 3.2,
+  the instantiations of Section 3.2 (equations (13)-(16)) and Theorem A.1 (Appendix A).
+  The potentials of Section 3.2 are the classes :class:`EuclideanPotential`,
+  :class:`EntropyPotential`, :class:`LqPotential` (Fact 3.4 / Claim 3.5, for the l1 ball),
+  :class:`GroupPotential` (grouped l1/l2 ball) and :class:`NuclearPotential` (matrices).
+  Each potential knows the constraint set it is defined on and solves the mirror step of
+  line 4 exactly (closed form, or a monotone one-dimensional root find to machine precision).
+- :func:`noisy_mirror_descent_nonprivate` -- the noisy, non-private variant of Section 3.3
+  (Corollary 3.6): the same loop with mean-zero Gaussian noise of a given covariance.
+- :func:`objective_perturbation` -- Algorithm 2, Section 4, Theorem 4.1 (both cases), solved
+  with scipy to a stated optimality tolerance (a Frank-Wolfe duality gap, which bounds the
+  suboptimality of a convex objective) that is part of the result.
+- Frank-Wolfe (Algorithms 3, 4, 5) lives in :mod:`reference.algorithms.frank_wolfe` (one
+  implementation shared with the ``lasso`` paper); :func:`private_frank_wolfe_polytope` and
+  :func:`private_frank_wolfe_general` are this paper's thin wrappers (paper constants).
+- :func:`lower_bound_datasets` -- the construction of Section 5.3 (Theorem 5.8, Lemma 5.10),
+  checkable on small sizes with exact arithmetic.
+
+Every departure from the printed text is a named parameter or an entry of
+docs/errata.md, section ``erm_geometry`` (entries erm_geometry-E01 ...).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from scipy import integrate, optimize, special, stats
+
+from .._validate import (check_array, check_delta, check_epsilon, check_int, check_nonnegative,
+                         check_positive, check_rng)
+from ..claims import Algorithm, Claim
+from ..errors import AccountingError, AssumptionViolation, ParameterError, ShapeError
+from ..privacy.ledger import FrozenLedger, Ledger, MechanismEvent
+
+PAPER = "erm_geometry"
+
+# ---------------------------------------------------------------------------
+# Registry: algorithms and claims (each claim is checked by a test naming it).
+
+ALGORITHMS = (
+    Algorithm(PAPER, "Algorithm 1", "A_Noise-MD: differentially private mirror descent",
+              "reference.algorithms.erm_geometry:noisy_mirror_descent", "Section 3.1"),
+    Algorithm(PAPER, "Algorithm 1 (Section 3.3)", "noisy (non-private) mirror descent, Corollary 3.6",
+              "reference.algorithms.erm_geometry:noisy_mirror_descent_nonprivate", "Section 3.3"),
+    Algorithm(PAPER, "Algorithm 2", "objective perturbation",
+              "reference.algorithms.erm_geometry:objective_perturbation", "Section 4"),
+    # Algorithms 3-5 are implemented once, in the Frank-Wolfe module shared with `lasso`
+    # (same lines; the data-facing wrappers with this paper's constants are below).
+    Algorithm(PAPER, "Algorithm 3", "Frank-Wolfe algorithm",
+              "reference.algorithms.frank_wolfe:frank_wolfe", "Section 5.1"),
+    Algorithm(PAPER, "Algorithm 4", "A_Noise-FW(polytope): differentially private Frank-Wolfe (polytope case)",
+              "reference.algorithms.frank_wolfe:private_frank_wolfe_polytope", "Section 5.2"),
+    Algorithm(PAPER, "Algorithm 5", "A_Noise-FW(Gen-convex): differentially private Frank-Wolfe (general convex case)",
+              "reference.algorithms.frank_wolfe:private_frank_wolfe_general", "Appendix B"),
+)
+
+
+def _c(locator: str, kind: str, statement: str, source: str = "") -> Claim:
+    return Claim(f"{PAPER}:{locator}", kind, statement, source or locator)
+
+
+CLAIMS = (
+    # --- Algorithm 1: privacy, sensitivity, accounting
+    _c("Theorem 3.1", "privacy",
+       "Algorithm 1 (noisy mirror descent) with sigma^2 = 32 L^2 T log^2(T/delta)/(eps n)^2 is "
+       "(eps, delta)-DP under replace-one neighbours.", "Theorem 3.1"),
+    _c("Theorem 3.1 sensitivity", "sensitivity",
+       "Replacing one record moves the full-batch gradient of an L-Lipschitz (l2) loss by at most 2L/n "
+       "in l2 norm, the sensitivity the Gaussian steps of Algorithm 1 (and 5) are calibrated to.",
+       "Theorem 3.1 proof (Gaussian mechanism on the gradient)"),
+    _c("Theorem 3.1 accounting", "accounting",
+       "The ledger of one run of Algorithm 1 holds exactly T Gaussian events with sensitivity 2L/n and "
+       "the line-1 sigma; the accountant certifies it within the claimed (eps, delta) for the paper "
+       "calibration, and the certified calibration uses the smallest sigma that certifies (eps, delta).",
+       "Theorem 3.1 with the strong composition theorem [25]"),
+    # --- Algorithm 1: utility
+    _c("Theorem 3.2", "utility",
+       "With T and eta as in the proof of Theorem 3.2 the expected excess empirical risk of Algorithm 1 "
+       "is at most R_Psi/(eta T) + eta (L^2 r_Q^2 + sigma^2 E||b/sigma||_{Q*}^2) (explicit form of "
+       "the O(.) bound) and decays in n (rate -1 up to log factors).", "Theorem 3.2 and its proof, equations (2)-(12)"),
+    _c("eq (2)", "invariant",
+       "Jensen: the loss at the averaged output is at most the average loss of the iterates theta_1..theta_T.",
+       "equation (2)"),
+    _c("Claim 3.3", "invariant",
+       "Convexity: L(theta_t) - L(theta*) <= <gamma_t, theta_t - theta*> for every iterate.", "Claim 3.3"),
+    _c("eq (10)", "invariant",
+       "Three-point identity: B(th*,th_t) - B(th*,th_t+1) - B(th_t+1,th_t) = <grad Psi(th_t) - grad Psi(th_t+1), "
+       "th_t+1 - th*> exactly for the potentials used.", "equation (10)"),
+    _c("Line 4 mirror step", "invariant",
+       "The mirror step of line 4 (resolved form) returns the exact minimiser over C: it matches the closed "
+       "form (Euclidean projection, exponentiated gradient) or satisfies the KKT conditions, and the iterates "
+       "stay in C.", "Algorithm 1 line 4; equation (9) needs an exact step"),
+    _c("eq (13)", "utility",
+       "l2-ball instantiation (Euclidean potential, Q = unit l2 ball): excess risk grows like sqrt(p) "
+       "at fixed n (the worst-case geometry).", "equation (13)"),
+    _c("eq (14)", "utility",
+       "l1-ball / polytope instantiation (l_q potential of Fact 3.4 with q = log k/(log k - 1)): the excess "
+       "risk grows only logarithmically with p, so at the same p it is below the l2 ball's.", "equation (14)"),
+    _c("eq (15)", "invariant",
+       "Grouped l1/l2 ball: the potential of Section 3.2 (resolved constants) is 1-strongly convex w.r.t. "
+       "the grouped norm on the unit ball and its maximum over C is 1/(kappa xi) = O(log(p/k)).",
+       "Section 3.2, grouped l1 norm, equation (15)"),
+    _c("eq (16)", "invariant",
+       "Nuclear-norm ball: the spectral potential with q = 1/(2 log 2m) (resolved constant) is 1-strongly "
+       "convex w.r.t. the nuclear norm on the unit ball; the matrix mirror step stays in the ball.",
+       "Section 3.2, low-rank matrices, equation (16)"),
+    _c("Fact 3.4", "constant",
+       "Psi = ||.||_q^2/(4(q-1)) is only 1/2-strongly convex w.r.t. ||.||_q (the paper says 1); "
+       "Psi = ||.||_q^2/(2(q-1)) is 1-strongly convex.", "Fact 3.4"),
+    _c("Claim 3.5", "constant",
+       "With q = ln k/(ln k - 1): k^(1-1/q) = e, hence ||a||_1 <= e ||a||_q for a in R^k.", "Claim 3.5"),
+    _c("Corollary 3.6", "utility",
+       "Noisy (non-private) mirror descent with Gaussian noise of covariance Sigma: excess risk at most "
+       "R_Psi/(eta T) + eta (L^2 r^2 + lambda_max(Sigma)(G^2 + r^2)), decaying like 1/sqrt(T) "
+       "(the printed bound does not decay in T: a typo).", "Corollary 3.6"),
+    _c("Theorem A.1", "utility",
+       "Strongly convex parameterisation (eta_t = 2/(Delta t)): excess risk decays like 1/n^2 up to logs, "
+       "faster than the 1/n of Theorem 3.2.", "Theorem A.1"),
+    _c("Section 2.2 Gaussian widths", "constant",
+       "Gaussian widths used by the theorems: unit l2 ball sqrt(2) Gamma((p+1)/2)/Gamma(p/2) < sqrt(p); "
+       "unit l1 ball E||g||_inf <= sqrt(2 ln 2p) (Section 1: Theta(sqrt(log p))).", "Sections 1 and 2.2"),
+    _c("Fact 2.3", "constant",
+       "E[W] <= G^2 + r^2 for W = (sup_Q <b, theta>)^2 (the conclusion of equation (7)); the paper's "
+       "intermediate integrand of (7) is not an upper bound on P[W >= x].", "Fact 2.3 and equation (7)"),
+    # --- Algorithm 2
+    _c("Algorithm 2 privacy", "privacy",
+       "Objective perturbation is (eps, delta)-DP ('follows from [37]'): false at the printed noise variance "
+       "2 L^2 log(1/delta)/(n eps)^2 (an exact computation violates (1, 1e-3)); true at the KST12 "
+       "calibration L^2 (8 log(2/delta) + 4 eps)/(n eps)^2 on the same instance.", "Section 4, Algorithm 2"),
+    _c("Algorithm 2 line 1", "invariant",
+       "zeta = max{2 lambda_max/(n eps) - lambda_min, 0}; under the hypothesis of Theorem 4.1(2) it is 0.",
+       "Algorithm 2 line 1; Theorem 4.1 proof"),
+    _c("Theorem 4.1(1)", "utility",
+       "Per noise draw, L(theta_priv) - L(theta*) <= <b, theta_hat - theta_priv> + zeta/2 ||theta* - theta_0||^2 "
+       "(equations (17)-(18)); in expectation the excess is O((L G sqrt(log 1/delta) + lambda_max ||C||^2)/(eps n)).",
+       "Theorem 4.1 case 1"),
+    _c("Theorem 4.1(2)", "utility",
+       "Strongly convex case: per noise draw the excess is at most ||b||_{Q*}^2/Delta (the paper's (19) "
+       "has 2||b||^2/Delta; its first line swaps theta* and theta_priv).", "Theorem 4.1 case 2"),
+    # --- Section 5.3 lower bound (deterministic parts)
+    _c("eq (23)", "lower-bound",
+       "In the construction of Section 5.3, theta* = sign/p on consensus columns has un-normalised loss "
+       "at most (tau + 4 tau^2) w on D_i.", "equation (23)"),
+    _c("Lemma 5.10", "lower-bound",
+       "If ||theta||_1 <= 1 and L(theta; D_i) < 1.1 tau w then theta agrees in sign with at least 3p/4 "
+       "consensus columns.", "Lemma 5.10"),
+    _c("Theorem 5.8 construction", "lower-bound",
+       "The Section 5.3 datasets lie in the LASSO domain (||x||_inf <= 1, |y| <= 1), the Hadamard part "
+       "contributes exactly k ||theta||_2^2, and D_i, D_j differ in one record; n = w + k (not w + wp).",
+       "Theorem 5.8 proof"),
+    _c("Theorem 5.8 constants", "constant",
+       "The numeric steps of the proof of Lemma 5.10 / Theorem 5.8 hold: sqrt(1.1 tau) <= 0.04, "
+       "sqrt(1.1*3/4) <= 0.91, 0.05^2 >= 1.1 tau, and c <= (0.1 tau - 4 tau^2)/3.", "Lemma 5.10, Theorem 5.8"),
+)
+
+
+# ---------------------------------------------------------------------------
+# Constraint sets this paper's potentials live on.
+
+SET_KINDS = ("l2", "l1", "linf", "simplex", "group", "nuclear")
+
+
+@dataclass(frozen=True)
+class Ball:
+    """A constraint set C of the paper: ``kind`` ball of ``radius`` in R^dim (or a matrix space).
+
+    kinds: ``l2`` / ``l1`` / ``linf`` balls about the origin, the probability ``simplex``
+    (radius ignored, must be 1), the grouped l1/l2 ball ``group`` (blocks of ``block``
+    consecutive coordinates, Section 3.2) and the nuclear-norm ball ``nuclear`` of
+    ``shape`` = (d1, d2) matrices.
+    """
+
+    kind: str
+    dim: int
+    radius: float = 1.0
+    block: int = 1
+    shape: tuple = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in SET_KINDS:
+            raise ParameterError("Ball.kind", f"one of {SET_KINDS}", self.kind)
+        check_int(self.dim, "Ball.dim", 1)
+        check_positive(self.radius, "Ball.radius")
+        if self.kind == "simplex" and self.radius != 1.0:
+            raise ParameterError("Ball.radius", "1 for the probability simplex", self.radius)
+        if self.kind == "group":
+            check_int(self.block, "Ball.block", 1)
+        if self.kind == "nuclear":
+            if len(self.shape) != 2 or self.shape[0] * self.shape[1] != self.dim:
+                raise ParameterError("Ball.shape", "(d1, d2) with d1*d2 == dim for a nuclear ball", self.shape)
+        elif self.shape not in ((), (self.dim,)):
+            raise ParameterError("Ball.shape", "() or (dim,) for a vector set", self.shape)
+
+    @staticmethod
+    def nuclear_ball(d1: int, d2: int, radius: float = 1.0) -> "Ball":
+        return Ball("nuclear", int(d1) * int(d2), radius, shape=(int(d1), int(d2)))
+
+    @property
+    def point_shape(self) -> tuple:
+        return self.shape if self.kind == "nuclear" else (self.dim,)
+
+    def blocks(self) -> list[slice]:
+        k = self.block
+        return [slice(s, min(s + k, self.dim)) for s in range(0, self.dim, k)]
+
+    def norm(self, theta: np.ndarray) -> float:
+        """The gauge of the set's own norm (||.||_C / radius is <= 1 exactly on C)."""
+        theta = np.asarray(theta, dtype=float)
+        if self.kind == "l2":
+            return float(np.linalg.norm(theta.ravel()))
+        if self.kind in ("l1", "simplex"):
+            return float(np.sum(np.abs(theta)))
+        if self.kind == "linf":
+            return float(np.max(np.abs(theta)))
+        if self.kind == "group":
+            return float(sum(np.linalg.norm(theta[b]) for b in self.blocks()))
+        return float(np.sum(np.linalg.svd(theta, compute_uv=False)))
+
+    def contains(self, theta, atol: float = 1e-9) -> bool:
+        theta = np.asarray(theta, dtype=float)
+        if theta.shape != self.point_shape or not np.all(np.isfinite(theta)):
+            return False
+        if self.kind == "simplex":
+            return bool(np.all(theta >= -atol) and abs(theta.sum() - 1.0) <= atol)
+        return self.norm(theta) <= self.radius + atol
+
+    def l2_radius(self) -> float:
+        """max over C of ||theta||_2 (the 'radius' the proofs need, erm_geometry-E06)."""
+        if self.kind == "linf":
+            return self.radius * math.sqrt(self.dim)
+        if self.kind == "simplex":
+            return 1.0
+        return self.radius
+
+    def lmo(self, g: np.ndarray) -> np.ndarray:
+        """argmin over C of <g, v> (lowest index on ties)."""
+        g = np.asarray(g, dtype=float)
+        r = self.radius
+        if self.kind == "l2":
+            nrm = np.linalg.norm(g)
+            return np.zeros_like(g) if nrm == 0 else -r * g / nrm
+        if self.kind == "l1":
+            j = int(np.argmax(np.abs(g)))
+            v = np.zeros_like(g)
+            v[j] = -r * (1.0 if g[j] >= 0 else -1.0)
+            return v
+        if self.kind == "linf":
+            return -r * np.where(g >= 0, 1.0, -1.0)
+        if self.kind == "simplex":
+            v = np.zeros_like(g)
+            v[int(np.argmin(g))] = 1.0
+            return v
+        if self.kind == "group":
+            norms = [np.linalg.norm(g[b]) for b in self.blocks()]
+            j = int(np.argmax(norms))
+            v = np.zeros_like(g)
+            if norms[j] > 0:
+                b = self.blocks()[j]
+                v[b] = -r * g[b] / norms[j]
+            return v
+        u, _, vt = np.linalg.svd(g)
+        return -r * np.outer(u[:, 0], vt[0])
+
+    def project(self, x: np.ndarray) -> np.ndarray:
+        """Euclidean projection onto C (l2, l1, linf balls and the simplex)."""
+        x = np.asarray(x, dtype=float)
+        r = self.radius
+        if self.kind == "l2":
+            nrm = np.linalg.norm(x)
+            return x.copy() if nrm <= r else x * (r / nrm)
+        if self.kind == "linf":
+            return np.clip(x, -r, r)
+        if self.kind == "simplex":
+            return _project_simplex(x, 1.0)
+        if self.kind == "l1":
+            if np.sum(np.abs(x)) <= r:
+                return x.copy()
+            return np.sign(x) * _project_simplex(np.abs(x), r)
+        raise ParameterError("Ball.kind", "l2, l1, linf or simplex for a Euclidean projection", self.kind)
+
+
+def _project_simplex(v: np.ndarray, s: float) -> np.ndarray:
+    """Euclidean projection of v onto {w >= 0, sum w = s} (sort-based, exact up to rounding)."""
+    u = np.sort(v)[::-1]
+    css = np.cumsum(u) - s
+    idx = np.arange(1, len(v) + 1)
+    rho = np.nonzero(u - css / idx > 0)[0][-1]
+    tau = css[rho] / (rho + 1.0)
+    return np.maximum(v - tau, 0.0)
+
+
+def as_ball(constraint_set: Any) -> Ball:
+    """A :class:`Ball` for this module's sets, or for reference.geometry's sets by their class."""
+    if isinstance(constraint_set, Ball):
+        return constraint_set
+    name = type(constraint_set).__name__
+    kinds = {"L2Ball": "l2", "L1Ball": "l1", "Simplex": "simplex", "LinfBall": "linf", "Box": "linf",
+             "NuclearBall": "nuclear", "GroupL1L2Ball": "group"}
+    if name not in kinds:
+        raise ParameterError("constraint_set", "a Ball or an L2Ball / L1Ball / Simplex / NuclearBall / "
+                             "GroupL1L2Ball of reference.geometry", name)
+    kind = kinds[name]
+    dim = getattr(constraint_set, "dim", None)
+    radius = float(getattr(constraint_set, "radius", 1.0)) if kind != "simplex" else 1.0
+    if callable(radius):  # pragma: no cover - defensive: radius(norm) is a method in some sets
+        radius = 1.0
+    if kind == "nuclear":
+        shape = tuple(getattr(constraint_set, "shape", ()))
+        return Ball.nuclear_ball(shape[0], shape[1], radius)
+    if kind == "group":
+        return Ball("group", int(dim), radius, block=int(getattr(constraint_set, "block", 1)))
+    return Ball(kind, int(dim), radius)
+
+
+# ---------------------------------------------------------------------------
+# Gaussian widths the theorems use (closed forms / one-dimensional quadrature).
+
+def gaussian_width_l2_ball(p: int) -> float:
+    """G of the unit l2 ball in R^p: E||g||_2 = sqrt(2) Gamma((p+1)/2) / Gamma(p/2)."""
+    p = check_int(p, "p", 1)
+    return float(math.sqrt(2.0) * math.exp(special.gammaln((p + 1) / 2) - special.gammaln(p / 2)))
+
+
+def gaussian_width_l1_ball(p: int) -> float:
+    """G of the unit l1 ball in R^p: E||g||_inf = int_0^inf 1 - (2 Phi(x) - 1)^p dx."""
+    p = check_int(p, "p", 1)
+    val, _ = integrate.quad(lambda x: -math.expm1(p * math.log1p(-2 * special.ndtr(-x))), 0, np.inf,
+                            epsabs=1e-13, epsrel=1e-12, limit=200)
+    return float(val)
+
+
+def gaussian_width_simplex(p: int) -> float:
+    """G of the probability simplex: E max_i g_i."""
+    p = check_int(p, "p", 1)
+    if p == 1:
+        return 0.0
+    up, _ = integrate.quad(lambda x: -math.expm1(p * special.log_ndtr(x)), 0, np.inf, epsabs=1e-13, limit=200)
+    down, _ = integrate.quad(lambda x: math.exp(p * special.log_ndtr(x)), -np.inf, 0, epsabs=1e-13, limit=200)
+    return float(up - down)
+
+
+def gaussian_width_group_ball(p: int, block: int) -> float:
+    """G of the unit grouped l1/l2 ball: E max_j ||g^(j)||_2 (chi variables of the block sizes)."""
+    p, block = check_int(p, "p", 1), check_int(block, "block", 1)
+    sizes = [min(block, p - s) for s in range(0, p, block)]
+
+    def tail(x: float) -> float:
+        return -math.expm1(sum(stats.chi.logcdf(x, k) for k in sizes))
+
+    val, _ = integrate.quad(tail, 0, np.inf, epsabs=1e-12, limit=200)
+    return float(val)
+
+
+# ---------------------------------------------------------------------------
+# Potentials of Section 3.2. Each knows the set C it is defined on, the body Q it is
+# 1-strongly convex for (||.||_Q), and solves the mirror step of Algorithm 1 line 4 exactly:
+#     argmin_{theta in C}  eta <g, theta> + B_Psi(theta, theta_t)
+#   = argmin_{theta in C}  -<z, theta> + Psi(theta),   z = grad Psi(theta_t) - eta g.
+
+_BISECTION_STEPS = 200
+
+
+def _bisect_multiplier(mass: Callable[[float], float], target: float, hi: float) -> float:
+    """Smallest multiplier lam in [0, hi] with mass(lam) <= target (mass is non-increasing).
+
+    Plain bisection to exhaustion of float precision; returns the feasible end of the bracket,
+    so the mirror step's output is always inside C.
+    """
+    lo = 0.0
+    while mass(hi) > target:
+        lo, hi = hi, 2.0 * hi
+    for _ in range(_BISECTION_STEPS):
+        mid = 0.5 * (lo + hi)
+        if mid <= lo or mid >= hi:
+            break
+        if mass(mid) > target:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+class Potential:
+    """Interface of a mirror-descent potential Psi: C -> R (Section 2.2 / 3.2)."""
+
+    name = "potential"
+    ball: Ball
+
+    def psi(self, theta: np.ndarray) -> float:
+        raise NotImplementedError
+
+    def grad(self, theta: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def bregman(self, x: np.ndarray, y: np.ndarray) -> float:
+        """B_Psi(x, y) = Psi(x) - Psi(y) - <grad Psi(y), x - y>."""
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        return float(self.psi(x) - self.psi(y) - np.sum(self.grad(y) * (x - y)))
+
+    def minimizer(self) -> np.ndarray:
+        """theta-dagger = argmin over C of Psi (the start point the proof needs, erm_geometry-E02)."""
+        raise NotImplementedError
+
+    def mirror_step(self, theta: np.ndarray, g: np.ndarray, eta: float) -> np.ndarray:
+        raise NotImplementedError
+
+    @property
+    def range(self) -> float:
+        """R_Psi = max_C Psi - min_C Psi (the paper writes max_C Psi, erm_geometry-E03)."""
+        raise NotImplementedError
+
+    def q_norm(self, v: np.ndarray) -> float:
+        """||v||_Q, the norm Psi is 1-strongly convex in."""
+        raise NotImplementedError
+
+    def q_dual_norm(self, g: np.ndarray) -> float:
+        """||g||_{Q*} = max_{u in Q} <g, u>."""
+        raise NotImplementedError
+
+    @property
+    def q_radius(self) -> float:
+        """max over Q of ||u||_2."""
+        raise NotImplementedError
+
+    @property
+    def q_width(self) -> float:
+        """Gaussian width of Q."""
+        raise NotImplementedError
+
+
+class EuclideanPotential(Potential):
+    """Psi(theta) = 1/2 ||theta - theta0||_2^2 on an l2, l1 or linf ball or the simplex; Q = unit l2 ball.
+
+    Section 3.2, "arbitrary convex set", equation (13). The mirror step is the Euclidean
+    projection of theta_t - eta g onto C.
+    """
+
+    name = "euclidean"
+
+    def __init__(self, ball: Ball, theta0: np.ndarray | None = None):
+        self.ball = as_ball(ball)
+        if self.ball.kind not in ("l2", "l1", "linf", "simplex"):
+            raise ParameterError("ball", "an l2, l1 or linf ball or the simplex for the Euclidean potential",
+                                 self.ball.kind)
+        if theta0 is None:
+            theta0 = (np.full(self.ball.dim, 1.0 / self.ball.dim) if self.ball.kind == "simplex"
+                      else np.zeros(self.ball.dim))
+        theta0 = check_array(theta0, "theta0", ndim=1, shape=(self.ball.dim,))
+        if not self.ball.contains(theta0):
+            raise AssumptionViolation("theta0 lies in C (Section 3.2: 'some fixed theta0 in C')")
+        self.theta0 = theta0
+
+    def psi(self, theta):
+        d = np.asarray(theta, dtype=float) - self.theta0
+        return float(0.5 * d @ d)
+
+    def grad(self, theta):
+        return np.asarray(theta, dtype=float) - self.theta0
+
+    def minimizer(self):
+        return self.theta0.copy()
+
+    def mirror_step(self, theta, g, eta):
+        return self.ball.project(np.asarray(theta, dtype=float) - eta * np.asarray(g, dtype=float))
+
+    @property
+    def range(self):
+        b = self.ball
+        if b.kind == "l2":
+            return 0.5 * (b.radius + float(np.linalg.norm(self.theta0))) ** 2
+        if b.kind in ("l1", "simplex"):
+            r = b.radius
+            verts = np.vstack([r * np.eye(b.dim), -r * np.eye(b.dim)]) if b.kind == "l1" else np.eye(b.dim)
+            return 0.5 * float(np.max(np.sum((verts - self.theta0) ** 2, axis=1)))
+        return 0.5 * float(np.sum((b.radius + np.abs(self.theta0)) ** 2))
+
+    def q_norm(self, v):
+        return float(np.linalg.norm(v))
+
+    def q_dual_norm(self, g):
+        return float(np.linalg.norm(g))
+
+    @property
+    def q_radius(self):
+        return 1.0
+
+    @property
+    def q_width(self):
+        return gaussian_width_l2_ball(self.ball.dim)
+
+
+class EntropyPotential(Potential):
+    """Psi(theta) = sum_i theta_i log theta_i on the probability simplex; Q = unit l1 ball.
+
+    Section 3.2 (simplex remark after (14)), Remark 3, Appendix A example (ii). 1-strongly
+    convex w.r.t. ||.||_1 on the simplex (Pinsker). The mirror step is exponentiated gradient.
+    """
+
+    name = "entropy"
+
+    def __init__(self, ball: Ball):
+        self.ball = as_ball(ball)
+        if self.ball.kind != "simplex":
+            raise ParameterError("ball", "the probability simplex for the entropy potential", self.ball.kind)
+
+    def psi(self, theta):
+        theta = np.asarray(theta, dtype=float)
+        return float(np.sum(special.xlogy(theta, theta)))
+
+    def grad(self, theta):
+        return np.log(np.asarray(theta, dtype=float)) + 1.0
+
+    def minimizer(self):
+        return np.full(self.ball.dim, 1.0 / self.ball.dim)
+
+    def mirror_step(self, theta, g, eta):
+        w = np.log(np.asarray(theta, dtype=float)) - eta * np.asarray(g, dtype=float)
+        w -= np.max(w)
+        e = np.exp(w)
+        return e / e.sum()
+
+    @property
+    def range(self):
+        return math.log(self.ball.dim)
+
+    def q_norm(self, v):
+        return float(np.sum(np.abs(v)))
+
+    def q_dual_norm(self, g):
+        return float(np.max(np.abs(g)))
+
+    @property
+    def q_radius(self):
+        return 1.0
+
+    @property
+    def q_width(self):
+        return gaussian_width_l1_ball(self.ball.dim)
+
+
+def lq_exponent(k: int) -> float:
+    """q of Claim 3.5: ln k/(ln k - 1) when that lies in (1, 2] (k >= 8), else 2 (erm_geometry-E08)."""
+    k = check_int(k, "k", 2)
+    return math.log(k) / (math.log(k) - 1.0) if math.log(k) >= 2.0 else 2.0
+
+
+class LqPotential(Potential):
+    """Psi(theta) = c ||theta||_q^2 on the l1 ball of radius r (a polytope with k = 2p vertices).
+
+    Fact 3.4 / Claim 3.5 / equation (14). For the l1 ball the quotient norm ||.||_{Q,q} of
+    Fact 3.4 is ||.||_q / r, and ||.||_Q = ||.||_1 / r. ``constant``:
+
+    - ``"resolved"`` (default): c = k^(2(1-1/q)) / (2 (q-1) r^2) (= e^2/(2(q-1) r^2) for the q of
+      Claim 3.5), 1-strongly convex w.r.t. ||.||_Q, as Theorem 3.2 needs (erm_geometry-E08);
+    - ``"paper"``: c = 1/(4 (q-1) r^2) as printed in Fact 3.4 (only 1/2-strongly convex w.r.t.
+      ||.||_{Q,q}; the analysis of Theorem 3.2 does not cover it).
+
+    The mirror step is exact: with z the dual point, theta(lam) = grad Psi*(soft(z, lam)) and the
+    multiplier lam of the l1 constraint is found by bisection on the monotone ||theta(lam)||_1.
+    """
+
+    name = "lq"
+
+    def __init__(self, ball: Ball, q: float | None = None, constant: str = "resolved"):
+        self.ball = as_ball(ball)
+        if self.ball.kind != "l1":
+            raise ParameterError("ball", "an l1 ball for the l_q potential of Fact 3.4", self.ball.kind)
+        self.k = 2 * self.ball.dim
+        self.q = lq_exponent(self.k) if q is None else float(q)
+        if not 1.0 < self.q <= 2.0:
+            raise ParameterError("q", "1 < q <= 2 (Fact 3.4)", self.q)
+        r = self.ball.radius
+        if constant == "resolved":
+            self.c = self.k ** (2.0 * (1.0 - 1.0 / self.q)) / (2.0 * (self.q - 1.0) * r * r)
+        elif constant == "paper":
+            self.c = 1.0 / (4.0 * (self.q - 1.0) * r * r)
+        else:
+            raise ParameterError("constant", "'resolved' or 'paper'", constant)
+        self.constant = constant
+        self.q_dual = self.q / (self.q - 1.0)
+
+    def psi(self, theta):
+        return float(self.c * np.linalg.norm(np.asarray(theta, dtype=float), ord=self.q) ** 2)
+
+    def grad(self, theta):
+        theta = np.asarray(theta, dtype=float)
+        nq = np.linalg.norm(theta, ord=self.q)
+        if nq == 0:
+            return np.zeros_like(theta)
+        return 2.0 * self.c * nq ** (2.0 - self.q) * np.abs(theta) ** (self.q - 1.0) * np.sign(theta)
+
+    def grad_conjugate(self, w):
+        """grad Psi*(w) for Psi* (w) = ||w||_{q'}^2 / (4c): the inverse of grad Psi."""
+        w = np.asarray(w, dtype=float)
+        nd = np.linalg.norm(w, ord=self.q_dual)
+        if nd == 0:
+            return np.zeros_like(w)
+        return (nd ** (2.0 - self.q_dual) * np.abs(w) ** (self.q_dual - 1.0) * np.sign(w)) / (2.0 * self.c)
+
+    def minimizer(self):
+        return np.zeros(self.ball.dim)
+
+    def mirror_step(self, theta, g, eta):
+        z = self.grad(theta) - eta * np.asarray(g, dtype=float)
+        r = self.ball.radius
+
+        def point(lam):
+            return self.grad_conjugate(np.sign(z) * np.maximum(np.abs(z) - lam, 0.0))
+
+        if np.sum(np.abs(point(0.0))) <= r:
+            return point(0.0)
+        lam = _bisect_multiplier(lambda lam: float(np.sum(np.abs(point(lam)))), r, float(np.max(np.abs(z))))
+        return point(lam)
+
+    @property
+    def range(self):
+        return self.c * self.ball.radius ** 2
+
+    def q_norm(self, v):
+        return float(np.sum(np.abs(v))) / self.ball.radius
+
+    def q_dual_norm(self, g):
+        return self.ball.radius * float(np.max(np.abs(g)))
+
+    @property
+    def q_radius(self):
+        return self.ball.radius
+
+    @property
+    def q_width(self):
+        return self.ball.radius * gaussian_width_l1_ball(self.ball.dim)
+
+
+class GroupPotential(Potential):
+    """Psi(theta) = 1/(kappa xi) sum_j ||theta^(j)/r||_2^kappa on the grouped l1/l2 ball (Section 3.2, (15)).
+
+    Resolved constants (erm_geometry-E09): m_b = ceil(p/k) blocks of k coordinates;
+    kappa = 2 if m_b <= 2 else 1 + 1/ln m_b; xi = 1, 1/2, 1/(e ln m_b) for m_b = 1, 2, >= 3.
+    (The paper writes M for both the number of blocks and the exponent, and log(p/k).)
+    The mirror step is a group soft-threshold followed by the blockwise inverse gradient,
+    with the multiplier found by bisection.
+    """
+
+    name = "group"
+
+    def __init__(self, ball: Ball):
+        self.ball = as_ball(ball)
+        if self.ball.kind != "group":
+            raise ParameterError("ball", "a grouped l1/l2 ball for the group potential", self.ball.kind)
+        mb = len(self.ball.blocks())
+        self.blocks_count = mb
+        self.kappa = 2.0 if mb <= 2 else 1.0 + 1.0 / math.log(mb)
+        self.xi = 1.0 if mb == 1 else (0.5 if mb == 2 else 1.0 / (math.e * math.log(mb)))
+
+    def psi(self, theta):
+        u = np.asarray(theta, dtype=float) / self.ball.radius
+        return float(sum(np.linalg.norm(u[b]) ** self.kappa for b in self.ball.blocks()) / (self.kappa * self.xi))
+
+    def grad(self, theta):
+        r = self.ball.radius
+        u = np.asarray(theta, dtype=float) / r
+        out = np.zeros_like(u)
+        for b in self.ball.blocks():
+            nb = np.linalg.norm(u[b])
+            if nb > 0:
+                out[b] = nb ** (self.kappa - 2.0) * u[b] / self.xi
+        return out / r
+
+    def _inverse_block(self, w):
+        nw = np.linalg.norm(w)
+        if nw == 0:
+            return np.zeros_like(w)
+        return w / nw * (self.xi * nw) ** (1.0 / (self.kappa - 1.0))
+
+    def minimizer(self):
+        return np.zeros(self.ball.dim)
+
+    def mirror_step(self, theta, g, eta):
+        r = self.ball.radius
+        z = r * (self.grad(theta) - eta * np.asarray(g, dtype=float))  # dual point in the u = theta/r scale
+        blocks = self.ball.blocks()
+
+        def point(lam):
+            u = np.zeros_like(z)
+            for b in blocks:
+                nz = np.linalg.norm(z[b])
+                if nz > lam:
+                    u[b] = self._inverse_block(z[b] * (1.0 - lam / nz))
+            return u
+
+        def mass(lam):
+            u = point(lam)
+            return float(sum(np.linalg.norm(u[b]) for b in blocks))
+
+        lam = 0.0 if mass(0.0) <= 1.0 else _bisect_multiplier(mass, 1.0, float(max(np.linalg.norm(z[b]) for b in blocks)))
+        return r * point(lam)
+
+    @property
+    def range(self):
+        return 1.0 / (self.kappa * self.xi)
+
+    def q_norm(self, v):
+        return self.ball.norm(v) / self.ball.radius
+
+    def q_dual_norm(self, g):
+        return self.ball.radius * float(max(np.linalg.norm(np.asarray(g)[b]) for b in self.ball.blocks()))
+
+    @property
+    def q_radius(self):
+        return self.ball.radius
+
+    @property
+    def q_width(self):
+        return self.ball.radius * gaussian_width_group_ball(self.ball.dim, self.ball.block)
+
+
+class NuclearPotential(Potential):
+    """Psi(Theta) = c sum_i sigma_i(Theta/r)^(1+q), q = 1/(2 ln(2m)), on the nuclear ball (Section 3.2, (16)).
+
+    m = min(d1, d2). ``constant``: ``"resolved"`` c = 4 sqrt(e) ln(2m) / (2^q (1+q)) (Ben-Tal and
+    Nemirovski's constant; erm_geometry-E10) or ``"paper"`` c = 4 sqrt(e ln(2m)) / (2^q (1+q)) as printed.
+    The mirror step: SVD of the dual point, then the vector problem on the singular values over
+    {sum u_i <= 1} (soft-threshold plus bisection), then back.
+    """
+
+    name = "nuclear"
+
+    def __init__(self, ball: Ball, constant: str = "resolved"):
+        self.ball = as_ball(ball)
+        if self.ball.kind != "nuclear":
+            raise ParameterError("ball", "a nuclear-norm ball for the spectral potential", self.ball.kind)
+        self.m = min(self.ball.shape)
+        self.q = 1.0 / (2.0 * math.log(2 * self.m))
+        if constant == "resolved":
+            self.c = 4.0 * math.sqrt(math.e) * math.log(2 * self.m) / (2 ** self.q * (1 + self.q))
+        elif constant == "paper":
+            self.c = 4.0 * math.sqrt(math.e * math.log(2 * self.m)) / (2 ** self.q * (1 + self.q))
+        else:
+            raise ParameterError("constant", "'resolved' or 'paper'", constant)
+        self.constant = constant
+
+    def psi(self, theta):
+        s = np.linalg.svd(np.asarray(theta, dtype=float) / self.ball.radius, compute_uv=False)
+        return float(self.c * np.sum(s ** (1 + self.q)))
+
+    def grad(self, theta):
+        r = self.ball.radius
+        u, s, vt = np.linalg.svd(np.asarray(theta, dtype=float) / r, full_matrices=False)
+        return (u * (self.c * (1 + self.q) * s ** self.q)) @ vt / r
+
+    def minimizer(self):
+        return np.zeros(self.ball.shape)
+
+    def mirror_step(self, theta, g, eta):
+        r = self.ball.radius
+        z = r * (self.grad(theta) - eta * np.asarray(g, dtype=float))
+        a, s, bt = np.linalg.svd(z, full_matrices=False)
+
+        def values(lam):
+            return (np.maximum(s - lam, 0.0) / (self.c * (1 + self.q))) ** (1.0 / self.q)
+
+        lam = 0.0 if values(0.0).sum() <= 1.0 else _bisect_multiplier(lambda lam: float(values(lam).sum()), 1.0,
+                                                                      float(s.max()))
+        return r * (a * values(lam)) @ bt
+
+    @property
+    def range(self):
+        return self.c
+
+    def q_norm(self, v):
+        return float(np.sum(np.linalg.svd(np.asarray(v, dtype=float), compute_uv=False))) / self.ball.radius
+
+    def q_dual_norm(self, g):
+        return self.ball.radius * float(np.linalg.norm(np.asarray(g, dtype=float), ord=2))
+
+    @property
+    def q_radius(self):
+        return self.ball.radius
+
+    @property
+    def q_width(self):
+        """Upper bound sqrt(d1) + sqrt(d2) on E||G||_op (Gordon); the paper cites O(sqrt m)."""
+        d1, d2 = self.ball.shape
+        return self.ball.radius * (math.sqrt(d1) + math.sqrt(d2))
+
+
+# ---------------------------------------------------------------------------
+# Data, losses, gradients and the Gaussian step.
+
+def _check_data(X, y) -> tuple[np.ndarray, np.ndarray]:
+    X = check_array(X, "X")
+    if X.ndim < 2:
+        raise ShapeError("X", "an array with one record per row (n, p) or (n, d1, d2)", f"shape {X.shape}")
+    y = check_array(y, "y", ndim=1, shape=(X.shape[0],))
+    return X, y
+
+
+def check_loss_is_declared_lipschitz(loss: Any, theta: np.ndarray, X: np.ndarray, y: np.ndarray,
+                                     lipschitz: float, *, norm: str = "l2", where: str = "") -> np.ndarray:
+    """Per-record gradients at theta, each checked against the declared Lipschitz constant.
+
+    The privacy proofs need ||grad l(theta; d)||_* <= L for the gradient actually used
+    (erm_geometry-E27); this is where that is checked, on every step. Returns the (n, ...) array.
+    """
+    batch = getattr(loss, "gradients", None)  # optional vectorised form: all per-record gradients at once
+    if batch is not None:
+        grads = np.asarray(batch(theta, X, y), dtype=float)
+    else:
+        grads = np.array([np.asarray(loss.gradient(theta, X[i], y[i]), dtype=float) for i in range(X.shape[0])])
+    if not np.all(np.isfinite(grads)):
+        raise AssumptionViolation("the loss has finite gradients on C", where)
+    flat = grads.reshape(grads.shape[0], -1)
+    norms = np.max(np.abs(flat), axis=1) if norm == "linf" else np.linalg.norm(flat, axis=1)
+    worst = int(np.argmax(norms))
+    if norms[worst] > lipschitz * (1 + 1e-9):
+        raise AssumptionViolation(
+            f"every per-record gradient has {norm}-norm <= the declared Lipschitz constant {lipschitz:g}",
+            f"record {worst} has {norms[worst]:.6g}{' ' + where if where else ''}; the sensitivity bound "
+            "of the privacy proof needs it, nothing is clipped")
+    return grads
+
+
+def _empirical_loss(loss: Any, theta: np.ndarray, X: np.ndarray, y: np.ndarray) -> float:
+    return float(np.mean([loss.value(theta, X[i], y[i]) for i in range(X.shape[0])]))
+
+
+def empirical_loss(loss: Any, theta, X, y) -> float:
+    """L(theta; D) = (1/n) sum_i l(theta; d_i)."""
+    X, y = _check_data(X, y)
+    return _empirical_loss(loss, np.asarray(theta, dtype=float), X, y)
+
+
+def _gaussian_step(value: np.ndarray, sensitivity: float, sigma: float, rng: np.random.Generator,
+                   ledger: Ledger, label: str) -> np.ndarray:
+    """value + N(0, sigma^2 I), recorded as one `gaussian` event (the package's Gaussian mechanism)."""
+    try:
+        from ..privacy.mechanisms import gaussian_mechanism
+    except ImportError:  # pragma: no cover - only before the mechanisms module exists
+        gaussian_mechanism = None
+    if gaussian_mechanism is not None:
+        return np.asarray(gaussian_mechanism(value, sensitivity, sigma, rng, ledger=ledger,
+                                             relation="replace-one", label=label), dtype=float)
+    ledger.record(MechanismEvent("gaussian", sensitivity, "l2", "replace-one", noise_scale=sigma, label=label))
+    return value + sigma * rng.standard_normal(value.shape)
+
+
+def _gdp_delta(epsilon: float, mu: float) -> float:
+    """Exact delta(eps) of mu-GDP (Dong, Roth, Su 2019, Corollary 2.13)."""
+    return float(special.ndtr(-epsilon / mu + mu / 2) - math.exp(epsilon) * special.ndtr(-epsilon / mu - mu / 2))
+
+
+def certify_epsilon(ledger: FrozenLedger | Ledger, delta: float) -> float:
+    """epsilon the package's accountant certifies for a ledger at delta (rounded up)."""
+    from ..privacy.accounting import certify
+
+    frozen = ledger.freeze() if isinstance(ledger, Ledger) else ledger
+    return float(certify(frozen, delta).epsilon)
+
+
+def _certified_epsilon_of_gaussians(sensitivity: float, sigma: float, steps: int, delta: float) -> float:
+    ledger = Ledger([MechanismEvent("gaussian", sensitivity, "l2", "replace-one", noise_scale=sigma,
+                                    label="calibration probe")] * steps)
+    try:
+        return certify_epsilon(ledger, delta)
+    except ImportError:  # pragma: no cover - before the accountant exists: the exact GDP profile
+        mu = sensitivity * math.sqrt(steps) / sigma
+        return float(optimize.brentq(lambda e: _gdp_delta(e, mu) - delta, 0.0, 10 * mu * mu + 50.0))
+
+
+@lru_cache(maxsize=512)
+def certified_gaussian_sigma(epsilon: float, delta: float, sensitivity: float, steps: int,
+                             rel_tol: float = 1e-6) -> float:
+    """Smallest sigma (to ``rel_tol`` relative) such that the accountant certifies ``steps`` Gaussian
+    steps of the given l2 sensitivity within (epsilon, delta).
+
+    Decided by the accountant itself (``certify`` of the very ledger the run records), so it is
+    exactly as tight as the accountant: the returned sigma certifies, sigma (1 - rel_tol) does not.
+    The exact mu-GDP profile (Dong-Roth-Su) gives the starting guess; bisection on the accountant
+    takes over if the guess does not bracket.
+    """
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    steps = check_int(steps, "steps", 1)
+    ok = lambda s: _certified_epsilon_of_gaussians(sensitivity, s, steps, delta) <= epsilon  # noqa: E731
+    mu = optimize.brentq(lambda m: _gdp_delta(epsilon, m) - delta, 1e-6, 100.0, xtol=1e-15)
+    guess = sensitivity * math.sqrt(steps) / mu
+    hi, lo = guess * (1 + rel_tol), guess * (1 - rel_tol)
+    if ok(hi) and not ok(lo):
+        return hi
+    hi = guess
+    while not ok(hi):
+        hi *= 2.0
+    lo = hi / 2.0
+    while lo > 1e-300 and ok(lo):
+        hi, lo = lo, lo / 2.0
+    while (hi - lo) > rel_tol * hi:
+        mid = 0.5 * (lo + hi)
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _step_sizes(eta: Any, T: int) -> np.ndarray:
+    """eta as the paper's eta: [T+1] -> R; entry t is eta_t (entry 0 unused)."""
+    out = np.full(T + 2, np.nan)
+    if callable(eta):
+        for t in range(1, T + 2):
+            out[t] = float(eta(t))
+    elif np.ndim(eta) == 0:
+        out[1:] = check_positive(eta, "eta")
+    else:
+        seq = check_array(eta, "eta", ndim=1)
+        if len(seq) != T + 1:
+            raise ShapeError("eta", f"T + 1 = {T + 1} step sizes eta_1..eta_(T+1)", f"length {len(seq)}")
+        out[1:] = seq
+    if not np.all(out[1:] > 0) or not np.all(np.isfinite(out[1:])):
+        raise ParameterError("eta", "positive finite step sizes", "non-positive or non-finite entries")
+    return out
+
+
+def _check_potential_matches(potential: Potential, constraint_set: Any) -> None:
+    if not isinstance(potential, Potential):
+        raise ParameterError("potential", "a Potential of this module (EuclideanPotential, LqPotential, ...)",
+                             type(potential).__name__)
+    if constraint_set is None:
+        return
+    ball = as_ball(constraint_set)
+    if ball != potential.ball:
+        raise AssumptionViolation(
+            "the potential Psi is defined on the constraint set C of Algorithm 1",
+            f"{potential.name} potential is defined on {potential.ball}, but C = {ball}")
+
+
+# ---------------------------------------------------------------------------
+# Algorithm 1: A_Noise-MD.
+
+@dataclass(frozen=True)
+class MirrorDescentResult:
+    """Output of Algorithm 1 and its evidence.
+
+    ``theta`` is theta_priv (line 5); ``iterates`` holds theta_1..theta_(T+1) (the last one is
+    computed by the final step but not used by line 5); ``noise`` holds b_1..b_T; ``etas`` the
+    step sizes eta_2..eta_(T+1) actually used.
+    """
+
+    theta: np.ndarray
+    iterates: np.ndarray
+    noise: np.ndarray
+    sigma: float
+    T: int
+    etas: np.ndarray
+    calibration: str
+    epsilon: float
+    delta: float
+    sensitivity: float
+    ledger: FrozenLedger
+
+
+CALIBRATIONS = ("paper", "certified")
+
+
+def paper_sigma_algorithm1(epsilon: float, delta: float, lipschitz: float, n: int, T: int) -> float:
+    """Algorithm 1 line 1: sigma = sqrt(32 L^2 T log^2(T/delta)) / (eps n), natural log."""
+    return math.sqrt(32.0 * lipschitz ** 2 * T * math.log(T / delta) ** 2) / (epsilon * n)
+
+
+def noisy_mirror_descent(X, y, loss, potential: Potential, *, epsilon: float, delta: float,
+                         lipschitz: float, T: int, eta, rng: np.random.Generator,
+                         calibration: str = "paper", theta1=None, constraint_set=None,
+                         sigma: float | None = None) -> MirrorDescentResult:
+    """Algorithm 1 (A_Noise-MD) of ``erm_geometry``: differentially private mirror descent, Section 3.1.
+
+    Claims: Theorem 3.1 (privacy), Theorem 3.2 (utility), equations (13)-(16) (Section 3.2
+    instantiations, through the choice of ``potential``), Theorem A.1 (strongly convex
+    parameterisation: pass ``eta=strongly_convex_step_sizes(Delta)``).
+
+    Inputs (line 0): data X (n records) and labels y; ``loss`` with per-record ``value`` and
+    ``gradient`` and declared l2-Lipschitz constant ``lipschitz`` (checked on every gradient
+    used); (epsilon, delta); the set C and potential Psi (``potential`` carries its set; pass
+    ``constraint_set`` to have the match checked); ``eta`` a constant, a function t -> eta_t, or
+    the T+1 values eta_1..eta_(T+1); ``T`` >= 1.
+
+    ``calibration="paper"`` uses line 1 as printed; ``"certified"`` the smallest sigma whose T
+    Gaussian steps (replace-one sensitivity 2L/n) the accountant certifies within (epsilon, delta).
+    ``sigma`` overrides both (``calibration`` is then reported as ``"explicit"``; the guarantee is
+    only what the accountant certifies for the returned ledger).
+    Resolved lines (docs/errata.md): line 4 as in the proof (erm_geometry-E01), theta_1 =
+    argmin_C Psi by default (erm_geometry-E02).
+    """
+    X, y = _check_data(X, y)
+    n = X.shape[0]
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    L = check_positive(lipschitz, "lipschitz")
+    T = check_int(T, "T", 1)
+    rng = check_rng(rng)
+    _check_potential_matches(potential, constraint_set)
+    etas = _step_sizes(eta, T)
+    sensitivity = 2.0 * L / n  # replace-one: both the removed and the added record move the mean
+
+    # Line 1: set the noise variance sigma^2 <- 32 L^2 T log^2(T/delta) / (eps n)^2
+    if sigma is not None:
+        sigma, calibration = check_positive(sigma, "sigma"), "explicit"
+    elif calibration == "paper":
+        sigma = paper_sigma_algorithm1(epsilon, delta, L, n, T)
+    elif calibration == "certified":
+        sigma = certified_gaussian_sigma(epsilon, delta, sensitivity, T)
+    else:
+        raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
+
+    # Line 2: let theta_1 be a point of C (resolved: argmin_C Psi, which the utility proof needs)
+    if theta1 is None:
+        theta = potential.minimizer()
+    else:
+        theta = check_array(theta1, "theta1", shape=potential.ball.point_shape)
+        if not potential.ball.contains(theta):
+            raise AssumptionViolation("theta_1 is a point of C (Algorithm 1 line 2)")
+    ledger = Ledger()
+    iterates, noise = [theta], []
+
+    # Line 3: for t = 1 to T
+    for t in range(1, T + 1):
+        # Line 4: theta_(t+1) = argmin_C <eta_(t+1) (grad L(theta_t; D) + b_t) - grad Psi(theta_t), theta> + Psi(theta)
+        grads = check_loss_is_declared_lipschitz(loss, theta, X, y, L, where=f"at iteration t={t}")
+        gradient = grads.mean(axis=0)
+        noisy_gradient = _gaussian_step(gradient, sensitivity, sigma, rng, ledger,
+                                        label=f"erm_geometry Algorithm 1 line 4, t={t}")
+        noise.append(noisy_gradient - gradient)
+        theta = potential.mirror_step(theta, noisy_gradient, etas[t + 1])
+        iterates.append(theta)
+
+    # Line 5: output theta_priv <- (1/T) sum_{t=1}^T theta_t
+    theta_priv = np.mean(np.array(iterates[:T]), axis=0)
+    return MirrorDescentResult(theta_priv, np.array(iterates), np.array(noise), float(sigma), T,
+                               etas[2:].copy(), calibration, epsilon, delta, sensitivity, ledger.freeze())
+
+
+def noisy_mirror_descent_nonprivate(X, y, loss, potential: Potential, *, T: int, eta,
+                                    noise_cov, rng: np.random.Generator, theta1=None,
+                                    lipschitz: float | None = None) -> MirrorDescentResult:
+    """Noisy (non-private) mirror descent of Section 3.3 (Corollary 3.6), ``erm_geometry``.
+
+    The loop of Algorithm 1 with b_t ~ N(0, Sigma) (``noise_cov`` = Sigma, a PSD matrix, or a
+    scalar s for s*I): "the oracle that returns the gradient is noisy". No privacy, no ledger
+    events. Corollary 3.6 asks for a symmetric C with Q = C (erm_geometry-E12).
+    """
+    X, y = _check_data(X, y)
+    T = check_int(T, "T", 1)
+    rng = check_rng(rng)
+    _check_potential_matches(potential, None)
+    etas = _step_sizes(eta, T)
+    shape = potential.ball.point_shape
+    dim = int(np.prod(shape))
+    cov = np.asarray(noise_cov, dtype=float)
+    cov = cov * np.eye(dim) if cov.ndim == 0 else check_array(cov, "noise_cov", ndim=2, shape=(dim, dim))
+    if not np.allclose(cov, cov.T) or np.min(np.linalg.eigvalsh(cov)) < -1e-12:
+        raise ParameterError("noise_cov", "a symmetric positive semi-definite covariance matrix", "not PSD")
+    w, v = np.linalg.eigh(cov)
+    root = (v * np.sqrt(np.maximum(w, 0.0))) @ v.T
+    # Line 2: theta_1 = argmin_C Psi unless given
+    theta = potential.minimizer() if theta1 is None else check_array(theta1, "theta1", shape=shape)
+    iterates, noise = [theta], []
+    # Line 3: for t = 1 to T
+    for t in range(1, T + 1):
+        # Line 4: mirror step on the noisy gradient grad L(theta_t; D) + b_t, b_t ~ N(0, Sigma)
+        if lipschitz is not None:
+            grads = check_loss_is_declared_lipschitz(loss, theta, X, y, lipschitz, where=f"at t={t}")
+        else:
+            grads = np.array([loss.gradient(theta, X[i], y[i]) for i in range(X.shape[0])], dtype=float)
+        b = (root @ rng.standard_normal(dim)).reshape(shape)
+        noise.append(b)
+        theta = potential.mirror_step(theta, grads.mean(axis=0) + b, etas[t + 1])
+        iterates.append(theta)
+    # Line 5: output the average of theta_1..theta_T
+    theta_alg = np.mean(np.array(iterates[:T]), axis=0)
+    return MirrorDescentResult(theta_alg, np.array(iterates), np.array(noise), float("nan"), T, etas[2:].copy(),
+                               "nonprivate", float("inf"), 1.0, float("nan"), Ledger().freeze())
+
+
+# ---- parameter choices of the theorems (T is rounded down and clamped to >= 1, erm_geometry-E26)
+
+def theorem_3_2_parameters(n: int, epsilon: float, delta: float, lipschitz: float, potential: Potential,
+                           variant: str = "proof") -> tuple[int, float]:
+    """(T, eta) of Theorem 3.2. ``variant="proof"`` (default, erm_geometry-E04):
+    T = r_Q^2 eps^2 n^2 / (log^2(n/delta) (r_Q^2 + G_Q^2)), eta = sqrt(R_Psi) / (L r_Q sqrt(T));
+    ``"statement"``: T with an extra 1/L^2 and eta = 1/(L r_Q sqrt(T)) as printed in the theorem.
+    """
+    n = check_int(n, "n", 1)
+    epsilon, delta, L = check_epsilon(epsilon), check_delta(delta), check_positive(lipschitz, "lipschitz")
+    r, G, R = potential.q_radius, potential.q_width, potential.range
+    denominator = math.log(n / delta) ** 2 * (r * r + G * G)
+    if variant == "proof":
+        T = max(1, int(math.floor(r * r * epsilon ** 2 * n * n / denominator)))
+        return T, math.sqrt(R) / (L * r * math.sqrt(T))
+    if variant == "statement":
+        T = max(1, int(math.floor(r * r * epsilon ** 2 * n * n / (L * L * denominator))))
+        return T, 1.0 / (L * r * math.sqrt(T))
+    raise ParameterError("variant", "'proof' or 'statement'", variant)
+
+
+def theorem_3_2_bound(potential: Potential, lipschitz: float, sigma: float, T: int, eta: float) -> float:
+    """Explicit form of the Theorem 3.2 bound (from (11)-(12) with E||b||_{Q*}^2 <= sigma^2 (G_Q^2 + r_Q^2)):
+    E L(theta_priv) - L* <= R_Psi/(eta T) + eta (L^2 r_Q^2 + sigma^2 (G_Q^2 + r_Q^2)),
+    valid for theta_1 = argmin_C Psi, constant eta and Psi 1-strongly convex w.r.t. ||.||_Q.
+    """
+    r, G = potential.q_radius, potential.q_width
+    return potential.range / (eta * T) + eta * (lipschitz ** 2 * r * r + sigma ** 2 * (G * G + r * r))
+
+
+def corollary_3_6_parameters(potential: Potential, lipschitz: float, lambda_max: float, T: int) -> float:
+    """Constant step of Corollary 3.6: eta = sqrt(R_Psi) / sqrt(T (L^2 r^2 + lambda_max (G^2 + r^2)))."""
+    r, G = potential.q_radius, potential.q_width
+    return math.sqrt(potential.range) / math.sqrt(T * (lipschitz ** 2 * r * r + lambda_max * (G * G + r * r)))
+
+
+def corollary_3_6_bound(potential: Potential, lipschitz: float, lambda_max: float, T: int, eta: float) -> float:
+    """R_Psi/(eta T) + eta (L^2 r^2 + lambda_max (G^2 + r^2)); with the step above this is
+    2 sqrt(R_Psi (L^2 r^2 + lambda_max (G^2 + r^2)) / T), the intended form of Corollary 3.6."""
+    r, G = potential.q_radius, potential.q_width
+    return potential.range / (eta * T) + eta * (lipschitz ** 2 * r * r + lambda_max * (G * G + r * r))
+
+
+def strongly_convex_step_sizes(strong_convexity: float) -> Callable[[int], float]:
+    """eta_t = 2/(Delta t) of Theorem A.1 (the statement's choice; the proof writes 1/(Delta t), erm_geometry-E22).
+
+    Delta is the paper's strong convexity w.r.t. Psi (Section 2.2, with the alpha(1-alpha)/2 form):
+    a loss mu-strongly convex in the usual first-order sense has Delta = 2 mu for Psi = ||.||^2/2.
+    """
+    Delta = check_positive(strong_convexity, "strong_convexity")
+    return lambda t: 2.0 / (Delta * t)
+
+
+def theorem_A1_T(n: int, epsilon: float, potential: Potential) -> int:
+    """T = (||C||_2 n eps)^2 / (G^2 + ||C||_2^2) of Theorem A.1, with ||C||_2 the l2 radius of C and
+    G the width of Q (erm_geometry-E06, -E23)."""
+    r = potential.ball.l2_radius()
+    G = potential.q_width
+    return max(1, int(math.floor((r * n * epsilon) ** 2 / (G * G + r * r))))
+
+
+def theorem_A1_bound(potential: Potential, lipschitz: float, sigma: float, T: int, strong_convexity: float,
+                     initial_divergence: float) -> float:
+    """Explicit Theorem A.1 bound on (1/T) sum_t E L(theta_t) - L* (hence on the output, by (2)):
+    Delta B(theta*, theta_1)/(2T) + 2 K (H_(T+1) - 1)/(Delta T), K = L^2 r_Q^2 + sigma^2 (G_Q^2 + r_Q^2),
+    with eta_t = 2/(Delta t) (derived with the definition-consistent coefficient Delta/2, erm_geometry-E22)."""
+    r, G = potential.q_radius, potential.q_width
+    K = lipschitz ** 2 * r * r + sigma ** 2 * (G * G + r * r)
+    harmonic = float(np.sum(1.0 / np.arange(1, T + 2)))
+    return (strong_convexity * initial_divergence / (2 * T)
+            + 2 * K * (harmonic - 1.0) / (strong_convexity * T))
+
+
+# ---------------------------------------------------------------------------
+# Algorithm 2: objective perturbation.
+
+@dataclass(frozen=True)
+class ObjectivePerturbationResult:
+    """Output of Algorithm 2: theta_priv, the noise b, zeta (line 1), sigma, and the solver's
+    certificate: ``optimality_gap`` is the Frank-Wolfe duality gap of the perturbed objective at
+    theta_priv, an upper bound on its suboptimality (the objective is convex), and is <= ``tolerance``."""
+
+    theta: np.ndarray
+    noise: np.ndarray
+    zeta: float
+    sigma: float
+    optimality_gap: float
+    tolerance: float
+    solver: str
+    calibration: str
+    epsilon: float
+    delta: float
+    ledger: FrozenLedger
+
+
+def paper_sigma_algorithm2(epsilon: float, delta: float, lipschitz: float, n: int) -> float:
+    """Algorithm 2 line 2 as printed: Var(b) = L^2 (2 log(1/delta)) / (n eps)^2."""
+    return lipschitz * math.sqrt(2.0 * math.log(1.0 / delta)) / (n * epsilon)
+
+
+def kst_sigma_algorithm2(epsilon: float, delta: float, lipschitz: float, n: int) -> float:
+    """Kifer-Smith-Thakurta 2012 (the paper's [37]) calibration in averaged form:
+    Var(b) = L^2 (8 log(2/delta) + 4 eps) / (n eps)^2 (erm_geometry-E13)."""
+    return lipschitz * math.sqrt(8.0 * math.log(2.0 / delta) + 4.0 * epsilon) / (n * epsilon)
+
+
+def _perturbed_objective(loss, X, y, zeta, theta0, b):
+    n = X.shape[0]
+    batch = getattr(loss, "gradients", None)
+
+    def value_and_grad(theta):
+        theta = np.asarray(theta, dtype=float)
+        vals = sum(loss.value(theta, X[i], y[i]) for i in range(n))
+        if batch is not None:
+            grad = np.asarray(batch(theta, X, y), dtype=float).sum(axis=0)
+        else:
+            grad = sum(np.asarray(loss.gradient(theta, X[i], y[i]), dtype=float) for i in range(n))
+        d = theta - theta0
+        return (vals / n + 0.5 * zeta * float(d @ d) + float(b @ theta),
+                grad / n + zeta * d + b)
+
+    def grad_only(theta):
+        theta = np.asarray(theta, dtype=float)
+        if batch is not None:
+            grad = np.asarray(batch(theta, X, y), dtype=float).mean(axis=0)
+        else:
+            grad = sum(np.asarray(loss.gradient(theta, X[i], y[i]), dtype=float) for i in range(n)) / n
+        return grad + zeta * (theta - theta0) + b
+
+    value_and_grad.grad_only = grad_only
+    return value_and_grad
+
+
+def _polish(value_and_grad, ball: Ball, theta: np.ndarray, smoothness: float, tol: float,
+            max_iter: int = 20000) -> np.ndarray:
+    """Accelerated projected gradient (FISTA with restart) from scipy's point, step 1/smoothness,
+    until the Frank-Wolfe gap is <= tol/10 or the iteration cap."""
+    grad = value_and_grad.grad_only
+    step = 1.0 / smoothness if smoothness > 0 else 1e12
+    x = ball.project(theta)
+    z, t = x.copy(), 1.0
+    for k in range(max_iter):
+        g = grad(z)
+        x_new = ball.project(z - step * g)
+        t_new = 0.5 * (1 + math.sqrt(1 + 4 * t * t))
+        if np.sum((z - x_new) * (x_new - x)) > 0:   # restart the momentum when it points uphill
+            t_new, z = 1.0, x_new.copy()
+        else:
+            z = x_new + ((t - 1) / t_new) * (x_new - x)
+        x, t = x_new, t_new
+        if k % 10 == 0:
+            gx = grad(x)
+            if float(gx @ (x - ball.lmo(gx))) <= tol / 10:
+                break
+    return x
+
+
+def _fw_gap(value_and_grad, ball: Ball, theta) -> float:
+    g = value_and_grad(theta)[1]
+    return float(g @ (theta - ball.lmo(g)))
+
+
+def _solve_over_ball(value_and_grad, ball: Ball, start: np.ndarray, tol: float) -> tuple[np.ndarray, str]:
+    """Minimise a smooth convex function over C with scipy; returns a feasible point."""
+    p = ball.dim
+    f = lambda th: value_and_grad(th)[0]  # noqa: E731
+    jac = lambda th: value_and_grad(th)[1]  # noqa: E731
+    if ball.kind == "linf":
+        res = optimize.minimize(f, start, jac=jac, method="L-BFGS-B",
+                                bounds=[(-ball.radius, ball.radius)] * p,
+                                options={"ftol": 1e-15, "gtol": tol * 1e-3, "maxiter": 10000})
+        return ball.project(res.x), "scipy L-BFGS-B (box bounds)"
+    if ball.kind == "l2":
+        cons = {"type": "ineq", "fun": lambda th: ball.radius ** 2 - th @ th, "jac": lambda th: -2.0 * th}
+        res = optimize.minimize(f, start, jac=jac, method="SLSQP", constraints=[cons],
+                                options={"ftol": 1e-15, "maxiter": 1000})
+        return ball.project(res.x), "scipy SLSQP (||theta||^2 <= r^2)"
+    if ball.kind in ("l1", "simplex"):
+        if ball.kind == "simplex":
+            cons = [{"type": "eq", "fun": lambda th: np.sum(th) - 1.0, "jac": lambda th: np.ones(p)}]
+            res = optimize.minimize(f, start, jac=jac, method="SLSQP", bounds=[(0.0, 1.0)] * p,
+                                    constraints=cons, options={"ftol": 1e-15, "maxiter": 1000})
+            return ball.project(res.x), "scipy SLSQP (simplex)"
+        # theta = u - v with u, v >= 0, sum(u + v) <= r
+        g2 = lambda uv: f(uv[:p] - uv[p:])  # noqa: E731
+        j2 = lambda uv: np.concatenate([jac(uv[:p] - uv[p:]), -jac(uv[:p] - uv[p:])])  # noqa: E731
+        cons = [{"type": "ineq", "fun": lambda uv: ball.radius - np.sum(uv), "jac": lambda uv: -np.ones(2 * p)}]
+        uv0 = np.concatenate([np.maximum(start, 0), np.maximum(-start, 0)])
+        res = optimize.minimize(g2, uv0, jac=j2, method="SLSQP", bounds=[(0.0, None)] * (2 * p),
+                                constraints=cons, options={"ftol": 1e-15, "maxiter": 1000})
+        return ball.project(res.x[:p] - res.x[p:]), "scipy SLSQP (split l1)"
+    raise ParameterError("constraint_set", "an l2, l1 or linf ball or the simplex for Algorithm 2", ball.kind)
+
+
+def objective_perturbation(X, y, loss, constraint_set, *, epsilon: float, delta: float, lipschitz: float,
+                           lambda_max: float, lambda_min: float = 0.0, theta0=None,
+                           rng: np.random.Generator, calibration: str = "paper", tol: float = 1e-8,
+                           sigma: float | None = None) -> ObjectivePerturbationResult:
+    """Algorithm 2 (objective perturbation [37]) of ``erm_geometry``, Section 4; Theorem 4.1 (both cases).
+
+    Inputs (line 0): data, a twice-differentiable loss with per-record ``value`` / ``gradient``
+    (and, if it has one, ``hessian``: then the declared eigenvalue bounds are checked at the
+    solution), its l2-Lipschitz constant L (checked on every record at the solution), (epsilon,
+    delta), the set C, bounds lambda_max >= lambda_min on the Hessian eigenvalues of every
+    per-record loss over C, and a fixed theta0 in C (default: the origin / simplex centre).
+
+    ``calibration="paper"``: Var(b) = 2 L^2 log(1/delta)/(n eps)^2 as printed -- NOT (eps, delta)-DP
+    (erm_geometry-E13; tests/erm_geometry shows an exact violation of (1, 1e-3));
+    ``"certified"``: the KST12 variance L^2 (8 log(2/delta) + 4 eps)/(n eps)^2, whose guarantee
+    is KST12's theorem (recorded as a stated event; the accountant cannot derive objective
+    perturbation from composition). ``sigma`` overrides both.
+    The argmin is computed with scipy and certified by a Frank-Wolfe gap <= ``tol``
+    (privacy needs the exact minimiser, erm_geometry-E30); failing that, an error is raised.
+    """
+    X, y = _check_data(X, y)
+    n, p = X.shape[0], X.shape[1]
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    L = check_positive(lipschitz, "lipschitz")
+    lam_max = check_nonnegative(lambda_max, "lambda_max")
+    lam_min = float(lambda_min)
+    if not math.isfinite(lam_min) or lam_min > lam_max:
+        raise ParameterError("lambda_min", "finite and <= lambda_max", lambda_min)
+    tol = check_positive(tol, "tol")
+    rng = check_rng(rng)
+    ball = as_ball(constraint_set)
+    if ball.dim != p or ball.kind in ("group", "nuclear"):
+        raise ParameterError("constraint_set", f"an l2 / l1 / linf ball or simplex of dimension {p}", ball)
+    if theta0 is None:
+        theta0 = np.full(p, 1.0 / p) if ball.kind == "simplex" else np.zeros(p)
+    theta0 = check_array(theta0, "theta0", ndim=1, shape=(p,))
+    if not ball.contains(theta0):
+        raise AssumptionViolation("theta_0 lies in C (Algorithm 2 line 2: 'theta_0 in C is fixed')")
+
+    # Line 1: zeta = max{2 lambda_max/(n eps) - min_{theta, d} lambda_min(Hessian), 0}
+    zeta = max(2.0 * lam_max / (n * epsilon) - lam_min, 0.0)
+
+    # Line 2: b ~ N(0, sigma^2 I); theta_priv = argmin_C L(theta; D) + zeta/2 ||theta - theta_0||^2 + <b, theta>
+    if sigma is not None:
+        sigma, calibration = check_positive(sigma, "sigma"), "explicit"
+    elif calibration == "paper":
+        sigma = paper_sigma_algorithm2(epsilon, delta, L, n)
+    elif calibration == "certified":
+        sigma = kst_sigma_algorithm2(epsilon, delta, L, n)
+    else:
+        raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
+    ledger = Ledger()
+    b = sigma * rng.standard_normal(p)
+    claimed = calibration in ("paper", "certified")
+    ledger.record(MechanismEvent(
+        "approximate" if claimed else "gaussian", 2.0 * L / n, "l2", "replace-one",
+        noise_scale=None if claimed else sigma, epsilon=epsilon if claimed else None,
+        delta=delta if claimed else 0.0,
+        label=(f"erm_geometry Algorithm 2 objective perturbation ({calibration} noise, sigma={sigma!r}); "
+               + ("privacy as stated by the paper ([37]); refuted, see docs/errata.md erm_geometry-E13"
+                  if calibration == "paper" else
+                  "privacy by KST12's objective-perturbation theorem, not by composition"
+                  if calibration == "certified" else "explicit noise: only the Gaussian part is recorded"))))
+    objective = _perturbed_objective(loss, X, y, zeta, theta0, b)
+    theta, solver = _solve_over_ball(objective, ball, theta0.copy(), tol)
+    gap = _fw_gap(objective, ball, theta)
+    if not gap <= tol:   # polish: the objective is (lambda_max + zeta)-smooth
+        theta2 = _polish(objective, ball, theta, lam_max + zeta, tol)
+        gap2 = _fw_gap(objective, ball, theta2)
+        if gap2 < gap:
+            theta, solver, gap = theta2, solver + ", polished by accelerated projected gradient", gap2
+    if not gap <= tol:
+        raise AssumptionViolation("objective perturbation returns the exact minimiser (its privacy proof needs it)",
+                                  f"scipy reached a Frank-Wolfe gap of {gap:.3g} > tol = {tol:.3g}")
+    check_loss_is_declared_lipschitz(loss, theta, X, y, L, where="at theta_priv")
+    hessian = getattr(loss, "hessian", None)
+    if hessian is not None:
+        for i in range(n):
+            ev = np.linalg.eigvalsh(np.atleast_2d(np.asarray(hessian(theta, X[i], y[i]), dtype=float)))
+            if ev.max() > lam_max * (1 + 1e-9) + 1e-12 or ev.min() < lam_min - 1e-9 * (1 + abs(lam_min)):
+                raise AssumptionViolation(
+                    "every per-record Hessian has eigenvalues in [lambda_min, lambda_max] (Algorithm 2 input)",
+                    f"record {i} at theta_priv has eigenvalues in [{ev.min():.6g}, {ev.max():.6g}]")
+    return ObjectivePerturbationResult(theta, b, zeta, float(sigma), gap, tol, solver, calibration,
+                                       epsilon, delta, ledger.freeze())
+
+
+# ---------------------------------------------------------------------------
+# Algorithms 3, 4, 5: Frank-Wolfe, through the one shared implementation
+# (reference.algorithms.frank_wolfe). These wrappers add this paper's data interface and constants.
+
+def _data_gradient(loss, X, y, lipschitz: float, norm: str):
+    """theta -> grad L(theta; D), checking every per-record gradient against the declared constant."""
+
+    def gradient(theta):
+        return check_loss_is_declared_lipschitz(loss, np.asarray(theta, dtype=float), X, y, lipschitz,
+                                                norm=norm).mean(axis=0)
+
+    return gradient
+
+
+def private_frank_wolfe_polytope(X, y, loss, vertices, *, epsilon: float, delta: float, lipschitz_l1: float,
+                                 T: int, rng: np.random.Generator, calibration: str = "paper",
+                                 theta1=None, step_size: str = "paper", selection: str = "laplace"):
+    """Algorithm 4 (A_Noise-FW(polytope)) of ``erm_geometry``, Section 5.2; Theorems 5.4, 5.5.
+
+    The loop is :func:`reference.algorithms.frank_wolfe.private_frank_wolfe_polytope`. Here:
+    the loss is l1-Lipschitz with constant ``lipschitz_l1`` (every per-record gradient has
+    ||.||_inf <= L_1, checked); the score sensitivity is 2 L_1 ||C||_1 / n (replace-one);
+    ``calibration="paper"`` is line 3's Laplace scale L_1 ||C||_1 sqrt(8 T log(1/delta))/(n eps),
+    ``"certified"`` the smallest scale the accountant certifies. ``step_size="paper"`` is the
+    canonical 2/(t+2) (lasso's pseudocode, erm_geometry-E15); ``"constant"`` is this paper's
+    printed mu = 1/(T+2), which does not converge.
+    """
+    from . import frank_wolfe as fw
+
+    X, y = _check_data(X, y)
+    n = X.shape[0]
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    L1 = check_positive(lipschitz_l1, "lipschitz_l1")
+    T = check_int(T, "T", 1)
+    S = fw.as_vertex_set(vertices)
+    if S.dim != X.shape[1]:
+        raise ShapeError("vertices", f"vertices in R^{X.shape[1]}", f"R^{S.dim}")
+    sensitivity = 2.0 * L1 * S.l1_norm / n
+    if calibration == "paper":
+        scale = fw.paper_laplace_scale(L1, S.l1_norm, T, n, epsilon, delta)
+    elif calibration == "certified":
+        scale = fw.certified_laplace_scale(sensitivity, T, epsilon, delta,
+                                           noise="gumbel" if selection != "laplace" else "laplace")
+    else:
+        raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
+    theta1 = np.zeros(S.dim) if theta1 is None else theta1
+    return fw.private_frank_wolfe_polytope(_data_gradient(loss, X, y, L1, "linf"), S, theta1, T,
+                                           noise_scale=scale, score_sensitivity=sensitivity, rng=rng,
+                                           selection=selection, step_size=step_size,
+                                           label="erm_geometry Algorithm 4")
+
+
+def paper_sigma_algorithm5(epsilon: float, delta: float, lipschitz: float, n: int, T: int,
+                           literal: bool = False) -> float:
+    """Algorithm 5 line 3. ``literal=True``: sigma^2 = 32 L_2 T log^2(n/delta)/(n eps)^2 as printed
+    (L_2 unsquared); default (erm_geometry-E17): 32 L_2^2 T log^2(T/delta)/(n eps)^2 as in the proof
+    of Theorem B.2 and in Algorithm 1."""
+    if literal:
+        return math.sqrt(32.0 * lipschitz * T * math.log(n / delta) ** 2) / (n * epsilon)
+    return paper_sigma_algorithm1(epsilon, delta, lipschitz, n, T)
+
+
+def private_frank_wolfe_general(X, y, loss, constraint_set, *, epsilon: float, delta: float,
+                                lipschitz: float, T: int, rng: np.random.Generator,
+                                calibration: str = "paper", theta1=None, step_size: str = "paper",
+                                literal_sigma: bool = False):
+    """Algorithm 5 (A_Noise-FW(Gen-convex)) of ``erm_geometry``, Appendix B; Theorems B.1, B.2.
+
+    The loop is :func:`reference.algorithms.frank_wolfe.private_frank_wolfe_general` with the LMO
+    of C. The l2 sensitivity of the gradient is 2 L_2 / n (replace-one).
+    """
+    from . import frank_wolfe as fw
+
+    X, y = _check_data(X, y)
+    n = X.shape[0]
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    L2 = check_positive(lipschitz, "lipschitz")
+    T = check_int(T, "T", 1)
+    ball = as_ball(constraint_set)
+    if calibration == "paper":
+        sigma = paper_sigma_algorithm5(epsilon, delta, L2, n, T, literal=literal_sigma)
+    elif calibration == "certified":
+        sigma = fw.certified_gaussian_sigma(2.0 * L2 / n, T, epsilon, delta)
+    else:
+        raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
+    theta1 = ball.lmo(np.ones(ball.dim)) if theta1 is None else theta1
+    return fw.private_frank_wolfe_general(_data_gradient(loss, X, y, L2, "l2"), ball.lmo, theta1, T,
+                                          sigma=sigma, l2_sensitivity=2.0 * L2 / n, rng=rng,
+                                          step_size=step_size, label="erm_geometry Algorithm 5")
+
+
+# ---------------------------------------------------------------------------
+# Section 5.3: the lower-bound construction (Theorem 5.8, Lemma 5.10), exact on small sizes.
+
+def hadamard_columns(k: int, p: int) -> np.ndarray:
+    """A k x p matrix of +-1 entries with mutually orthogonal columns: the first p columns of the
+    Sylvester-Hadamard matrix of order k (k a power of two, k >= p)."""
+    k, p = check_int(k, "k", 1), check_int(p, "p", 1)
+    if k & (k - 1) or k < p:
+        raise ParameterError("k", "a power of two with k >= p (Sylvester-Hadamard)", k)
+    H = np.array([[1]], dtype=np.int64)
+    while H.shape[0] < k:
+        H = np.block([[H, H], [H, -H]])
+    return H[:, :p]
+
+
+@dataclass(frozen=True)
+class LowerBoundInstance:
+    """The datasets D_1..D_(w+1) of Section 5.3 built from a +-1 code matrix X ((w+1) x p).
+
+    Every D_i holds the k rows z_j of Y with label 0 and the w rows x_j (j != i) of X with
+    label 1; n = w + k records (the paper's 'n = w + wp' is a typo, erm_geometry-E24).
+    """
+
+    code: np.ndarray
+    tau: Fraction
+    w: int
+    p: int
+    k: int
+    Y: np.ndarray
+
+    def dataset(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """(features, labels) of D_i, i in 0..w (0-based): all rows of Y, then the rows of X but row i."""
+        i = check_int(i, "i", 0)
+        if i > self.w:
+            raise ParameterError("i", f"0 <= i <= w = {self.w}", i)
+        rows = np.delete(self.code, i, axis=0)
+        features = np.vstack([self.Y, rows])
+        labels = np.concatenate([np.zeros(self.k, dtype=np.int64), np.ones(self.w, dtype=np.int64)])
+        return features, labels
+
+    def consensus(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """(columns W_i, their signs s_j) of consensus columns of X_(i) (X without row i)."""
+        rows = np.delete(self.code, i, axis=0)
+        cols = np.nonzero(np.all(rows == rows[0], axis=0))[0]
+        return cols, rows[0, cols]
+
+
+def lower_bound_instance(code, tau: Fraction | str = Fraction(1, 1000)) -> LowerBoundInstance:
+    """Section 5.3's construction from a code matrix X in {-1, 1}^((w+1) x p) and tau (default 0.001).
+
+    k = tau w p must be an integer power of two >= p, so that Y has exactly k rows and the
+    identity sum_j (z_j . theta)^2 = k ||theta||_2^2 behind equation (23) holds exactly.
+    The fingerprinting code of Theorem 5.9 itself is not constructed (cited, not implementable
+    here); any +-1 matrix can be passed, and the deterministic statements are checked on it.
+    """
+    code = np.asarray(code)
+    if code.ndim != 2 or code.shape[0] < 2 or not np.all(np.isin(code, (-1, 1))):
+        raise ParameterError("code", "a (w+1) x p matrix of +-1 entries with w >= 1", getattr(code, "shape", None))
+    tau = Fraction(tau)
+    if not 0 < tau < 1:
+        raise ParameterError("tau", "0 < tau < 1", tau)
+    w, p = code.shape[0] - 1, code.shape[1]
+    k = tau * w * p
+    if k.denominator != 1:
+        raise ParameterError("tau", "tau w p an integer (k = tau w p rows of Y)", k)
+    k = int(k)
+    return LowerBoundInstance(code.astype(np.int64), tau, w, p, k, hadamard_columns(k, p))
+
+
+def unnormalised_squared_loss(theta, features, labels):
+    """sum_j (x_j . theta - y_j)^2 (the proof of Theorem 5.8 works with the un-normalised loss).
+
+    Exact when theta holds Fractions (object array) and the data are integers."""
+    theta = np.asarray(theta)
+    residual = features.dot(theta) - labels
+    return (residual * residual).sum()
