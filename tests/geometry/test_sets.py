@@ -314,3 +314,32 @@ def test_no_nan_at_extreme_magnitudes(case, magnitude):
     assert np.all(np.isfinite(v)) and np.all(np.isfinite(p))
     assert C.contains(v, atol=1e-9) and C.contains(p, atol=1e-8 * C.radius("l2") + 1e-8)
     assert not math.isnan(C.support(g))
+
+
+@pytest.mark.claim("core:Symmetric gauge")
+@given(st.integers(1, 5), st.data())
+def test_symmetric_gauge_and_its_dual(d, data):
+    k = data.draw(st.integers(1, 7))
+    V = np.array(data.draw(st.lists(st.lists(st.floats(-3, 3, allow_nan=False), min_size=d, max_size=d),
+                                    min_size=k, max_size=k)))
+    P = Polytope(V)
+    alpha = np.array(data.draw(st.lists(st.floats(-2, 2, allow_nan=False), min_size=k, max_size=k)))
+    x = alpha @ V                                           # in the span, with ||alpha||_1 feasible
+    b = np.array(data.draw(st.lists(st.floats(-3, 3, allow_nan=False), min_size=d, max_size=d)))
+    gx = P.gauge(x)
+    tol = 1e-7 * (1 + np.sum(np.abs(alpha)))                # LP solver accuracy (HiGHS, 1e-10 feasibility)
+    assert 0 <= gx <= np.sum(np.abs(alpha)) + tol
+    assert abs(x @ b) <= (gx + tol) * P.dual_gauge(b) + 1e-9          # Hoelder for the pair
+    r = float(np.max(np.linalg.norm(V, axis=1)))
+    if r > 0:
+        assert gx + tol >= np.linalg.norm(x) / r                    # erm_geometry-P36
+
+
+@pytest.mark.claim("core:Symmetric gauge")
+def test_gauge_of_the_l1_ball_vertices_is_the_scaled_l1_norm():
+    B = L1Ball(4, 2.0)
+    P = Polytope(B.vertices())
+    x = np.array([0.5, -1.0, 0.0, 3.0])
+    assert P.gauge(x) == pytest.approx(np.abs(x).sum() / 2.0, rel=1e-9)
+    assert P.dual_gauge(x) == pytest.approx(2.0 * np.abs(x).max())
+    assert Polytope([[1.0, 0.0]]).gauge(np.array([0.0, 1.0])) == math.inf    # outside the span
