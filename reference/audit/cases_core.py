@@ -13,9 +13,13 @@ Worst-case neighbours, per mechanism (why each pair maximises the privacy loss):
   candidate 0 is eps/(2 Delta) (u'_0 - u_0) + ln(Z/Z'); it is largest when
   candidate 0 gains Delta and every other candidate loses Delta, and it tends to
   eps as the mass of candidate 0 vanishes (many candidates, here 2p = 2000).
-* Report-noisy-max with Laplace noise over 2 candidates: the scores move in
-  opposite directions (u = (0, 0), u' = (Delta, -Delta)); the search in
-  reference.audit.search over small score pairs finds nothing worse.
+* Report-noisy-max with Laplace noise over 2 candidates: the two scores move
+  apart (the low candidate gains Delta, the high one loses Delta) and the gap
+  is large: u = (-40 Delta, 0), u' = (-39 Delta, -Delta). The loss of the low
+  candidate is 2 Delta/b + ln((1 + (g - 2 Delta)/(2b)) / (1 + g/(2b))) for a gap
+  g, increasing to the claim 2 Delta/b as g grows (the pair u = (0, 0) gives only
+  0.59 of it). The search of reference.audit.search over small score lattices
+  (2 and 3 candidates) finds this family as its maximiser and nothing above the claim.
 * Report-noisy-max with Gumbel noise: the exponential mechanism with P ∝ e^{u/b},
   so the exponential mechanism's worst case (one candidate up, the others down).
 * Binary-tree aggregation (Chan-Shi-Song): item 1 lies in floor(log2 T)+1
@@ -136,12 +140,13 @@ def exponential_pair(p: int, sensitivity: float, epsilon: float, *, declared_sen
     return list(P / P.sum()), list(Q / Q.sum())
 
 
-def laplace_noisy_max_pair(sensitivity: float, scale: float):
-    """Exact output laws of Laplace report-noisy-max on (0, 0) vs (Delta, -Delta), by quadrature."""
+def laplace_noisy_max_pair(sensitivity: float, scale: float, gap: float = 40.0):
+    """Exact output laws of Laplace report-noisy-max on (-gap Delta, 0) vs (-(gap-1) Delta, -Delta) (quadrature)."""
     from .exact import noisy_max_exact
 
-    return (noisy_max_exact([0.0, 0.0], scale, noise="laplace"),
-            noisy_max_exact([sensitivity, -sensitivity], scale, noise="laplace"))
+    low = -gap * sensitivity
+    return (noisy_max_exact([low, 0.0], scale, noise="laplace"),
+            noisy_max_exact([low + sensitivity, -sensitivity], scale, noise="laplace"))
 
 
 # ---------------------------------------------------------------------------
@@ -247,7 +252,7 @@ def _laplace_noisy_max_case() -> ExactCase:
             _call_rnm, report_noisy_max, sens, scale, "laplace"), 0.0),
         negative_control=functools.partial(laplace_noisy_max_pair, sens, sens / eps),
         negative_control_note="monotone calibration b = Delta/eps on non-monotone scores",
-        worst_case="scores (0, 0) -> (Delta, -Delta): the two candidates move apart by 2 Delta",
+        worst_case="scores (-40 Delta, 0) -> (-39 Delta, -Delta): the low candidate gains, the high one loses",
     )
 
 
