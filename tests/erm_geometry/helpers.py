@@ -74,3 +74,17 @@ class MatrixLinearLoss:
 def unit_rows(rng, n, p):
     X = rng.standard_normal((n, p))
     return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+
+class LassoLoss:
+    """Equation (22): l(theta; (x, y)) = 1/2 (<x, theta> - y)^2 with ||x||_inf <= 1, |y| <= 1 on the unit
+    l1 ball: ||grad||_inf <= 2 (L_1 = 2), curvature Gamma = 4 max_j (1/n) sum_i x_ij^2 <= 4."""
+
+    def value(self, theta, x, y):
+        return float(0.5 * (x @ theta - y) ** 2)
+
+    def gradient(self, theta, x, y):
+        return (x @ theta - y) * np.asarray(x, dtype=float)
+
+    def gradients(self, theta, X, y):
+        return (X @ theta - y)[:, None] * X

@@ -1,0 +1,215 @@
+"""Frank-Wolfe claims of erm_geometry (Algorithms 3, 4, 5; Theorems 5.2, 5.4, 5.5, B.1, B.2).
+
+The loops are reference.algorithms.frank_wolfe (shared with lasso); these tests drive them
+through erm_geometry's wrappers, with this paper's constants.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+from scipy import stats
+
+from reference.algorithms import erm_geometry as eg
+from reference.algorithms import frank_wolfe as fw
+from reference.errors import AssumptionViolation, ParameterError
+from reference.privacy.ledger import FrozenLedger, MechanismEvent
+
+from .helpers import LassoLoss, LinearLoss, SquaredLoss, unit_rows
+
+accounting = pytest.importorskip("reference.privacy.accounting")
+
+
+def _lasso_data(n, p, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.choice([-1.0, 1.0], size=(n, p)) * rng.random((n, p)) ** 0.2
+    theta = np.zeros(p)
+    theta[0] = 0.7
+    y = np.clip(X @ theta + 0.1 * rng.standard_normal(n), -1, 1)
+    return X, y
+
+
+def _lasso_min(X, y):
+    obj = eg._perturbed_objective(LassoLoss(), X, y, 0.0, np.zeros(X.shape[1]), np.zeros(X.shape[1]))
+    ball = eg.Ball("l1", X.shape[1], 1.0)
+    smooth = float(np.linalg.eigvalsh(X.T @ X / len(X)).max())
+    theta = eg._polish(obj, ball, np.zeros(X.shape[1]), smooth, 1e-12, max_iter=200000)
+    gap = eg._fw_gap(obj, ball, theta)
+    assert gap <= 1e-11
+    return eg.empirical_loss(LassoLoss(), theta, X, y) - gap   # a certified lower bound on L*
+
+
+# ---------------------------------------------------------------------------
+# Theorem 5.2 (Algorithm 3)
+
+@pytest.mark.claim("erm_geometry:Theorem 5.2")
+def test_constant_step_does_not_converge_and_2_over_t_plus_2_does():
+    """L = (theta - 1)^2/2 on [-1, 1], theta_1 = -1, Gamma = beta diam^2 = 4 (catalogue P21)."""
+    grad = lambda th: th - 1.0  # noqa: E731
+    lmo = eg.Ball("linf", 1, 1.0).lmo
+    h = lambda th: 0.5 * (th[0] - 1.0) ** 2  # noqa: E731
+    T = 10_000
+    for step in ("1/T", "constant"):     # Theorem 5.2's mu = 1/T and Algorithm 4/5's 1/(T+2)
+        res = fw.frank_wolfe(grad, lmo, np.array([-1.0]), T, step_size=step, keep_iterates=False)
+        assert h(res.theta) > 0.27 > 100 * 2 * 4 / (T + 2)     # stuck near (1/2)(2/e)^2 = 0.2707
+    res = fw.frank_wolfe(grad, lmo, np.array([-1.0]), T, step_size="paper", keep_iterates=False)
+    assert h(res.theta) <= (2 * h([-1.0]) + 2 * 4 * (T - 1)) / (T * (T + 1))
+
+
+# ---------------------------------------------------------------------------
+# Theorem 5.4 (Algorithm 4): sensitivity, accounting, exact profile
+
+@pytest.mark.claim("erm_geometry:Theorem 5.4 sensitivity")
+@given(n=st.integers(2, 15), p=st.integers(1, 6), seed=st.integers(0, 2**32 - 1), i=st.integers(0, 14))
+def test_score_sensitivity_is_2_L1_C1_over_n(n, p, seed, i):
+    rng = np.random.default_rng(seed)
+    X, y = rng.uniform(-1, 1, (n, p)), rng.uniform(-1, 1, n)
+    Xp, yp = X.copy(), y.copy()
+    Xp[i % n], yp[i % n] = rng.choice([-1.0, 1.0], p), -np.sign(y[i % n]) or 1.0
+    theta = eg.Ball("l1", p, 1.0).lmo(rng.standard_normal(p)) * rng.random()
+    g = eg.check_loss_is_declared_lipschitz(LassoLoss(), theta, X, y, 2.0, norm="linf").mean(0)
+    gp = eg.check_loss_is_declared_lipschitz(LassoLoss(), theta, Xp, yp, 2.0, norm="linf").mean(0)
+    S = fw.SignedBasis(p, 1.0)
+    assert np.max(np.abs(S.scores(g) - S.scores(gp))) <= 2 * 2.0 * 1.0 / n * (1 + 1e-12)
+
+
+def _run4(calibration, T=20, n=50, p=3, eps=1.0, delta=1e-5, seed=0, **kw):
+    X, y = _lasso_data(n, p, seed)
+    return eg.private_frank_wolfe_polytope(X, y, LassoLoss(), fw.SignedBasis(p, 1.0), epsilon=eps, delta=delta,
+                                           lipschitz_l1=2.0, T=T, rng=np.random.default_rng(seed),
+                                           calibration=calibration, **kw)
+
+
+@pytest.mark.claim("erm_geometry:Theorem 5.4")
+@pytest.mark.parametrize("T", [10, 100])
+def test_paper_scale_is_certified_only_near_2_eps_and_certified_scale_is_within(T):
+    eps, delta = 1.0, 1e-5
+    paper = _run4("paper", T=T)
+    assert len(paper.ledger) == T - 1
+    ev = paper.ledger.events[0]
+    assert ev.kind == "report_noisy_max" and ev.sensitivity == pytest.approx(2 * 2.0 / 50)
+    assert paper.noise_scale == pytest.approx(2.0 * math.sqrt(8 * T * math.log(1 / delta)) / (50 * eps))
+    certified_for_paper = eg.certify_epsilon(paper.ledger, delta)
+    assert eps < certified_for_paper < 2.5 * eps     # proof gap (catalogue P07: about 2 eps)
+    cert = _run4("certified", T=T)
+    assert eg.certify_epsilon(cert.ledger, delta) <= eps
+    assert cert.noise_scale > paper.noise_scale
+
+
+def _laplace_difference_cdf(x, lam):
+    """CDF of Z1 - Z2, Z1, Z2 iid Laplace(lam)."""
+    if x <= 0:
+        return 0.25 * (2 - x / lam) * math.exp(x / lam)
+    return 1 - _laplace_difference_cdf(-x, lam)
+
+
+@pytest.mark.claim("erm_geometry:Theorem 5.4")
+def test_exact_profile_on_the_one_dimensional_instance_is_within_the_claim():
+    """p = 1, C = [-1, 1], S = {+1, -1}, l(theta; d) = d theta (L_1 = 1): the gradient gbar does not
+    depend on theta, so the selections are iid Bernoulli(F(-2 gbar)); the exact hockey-stick of the
+    selection sequence (which the output is a function of) is <= delta for every gbar on a grid
+    (catalogue P08). Negative control: a quarter of the scale violates the claim."""
+    n, eps, delta, T = 20, 1.0, 1e-5, 50
+    lam = fw.paper_laplace_scale(1.0, 1.0, T, n, eps, delta)
+    k = np.arange(T)
+
+    def worst(scale):
+        out = 0.0
+        for g in np.linspace(-1, 1 - 2 / n, 41):
+            p1 = _laplace_difference_cdf(-2 * g, scale)
+            p2 = _laplace_difference_cdf(-2 * (g + 2 / n), scale)
+            for a, b in ((p1, p2), (p2, p1)):
+                la = stats.binom.logpmf(k, T - 1, a)
+                lb = stats.binom.logpmf(k, T - 1, b)
+                out = max(out, float(np.sum(np.maximum(np.exp(la) - np.exp(eps + lb), 0.0))))
+        return out
+
+    assert worst(lam) <= delta
+    assert worst(lam / 4) > delta
+
+
+@pytest.mark.claim("erm_geometry:Theorem 5.5")
+def test_theorem_5_5_explicit_bound_on_lasso():
+    """Mean excess over 30 runs <= the explicit bound + 4 SE; lambda is the run's Laplace scale."""
+    n, p, eps, delta = 200, 5, 1.0, 1e-5
+    X, y = _lasso_data(n, p, 1)
+    Lstar = _lasso_min(X, y)
+    Gamma = 4 * float(np.max(np.mean(X ** 2, axis=0)))
+    T = max(2, math.ceil(Gamma ** (2 / 3) * (n * eps) ** (2 / 3) / (2.0 * 1.0) ** (2 / 3)))
+    ex = []
+    for s in range(30):
+        res = eg.private_frank_wolfe_polytope(X, y, LassoLoss(), fw.SignedBasis(p, 1.0), epsilon=eps, delta=delta,
+                                              lipschitz_l1=2.0, T=T, rng=np.random.default_rng(s))
+        ex.append(eg.empirical_loss(LassoLoss(), res.theta, X, y) - Lstar)
+        assert np.sum(np.abs(res.theta)) <= 1 + 1e-12
+    h1 = eg.empirical_loss(LassoLoss(), np.zeros(p), X, y) - Lstar
+    lam, m = res.noise_scale, 2 * p
+    bound = (2 * h1 + 2 * Gamma * (T - 1)) / (T * (T + 1)) + 2 * lam * sum(1 / j for j in range(1, m + 1)) * (
+        (T - 1) * (T + 2) / (T * (T + 1)))
+    mean, se = np.mean(ex), np.std(ex, ddof=1) / math.sqrt(len(ex))
+    assert mean <= bound + 4 * se
+
+
+# ---------------------------------------------------------------------------
+# Algorithm 5: Theorems B.1 and B.2
+
+@pytest.mark.claim("erm_geometry:Theorem B.1")
+def test_algorithm_5_ledger_certified_and_printed_sigma_not_scale_correct():
+    n, p, eps, delta, T = 40, 3, 1.0, 1e-5, 30
+    rng = np.random.default_rng(0)
+    X, y = unit_rows(rng, n, p), np.zeros(n)
+    for calibration in ("paper", "certified"):
+        res = eg.private_frank_wolfe_general(X, y, LinearLoss(), eg.Ball("l2", p, 1.0), epsilon=eps, delta=delta,
+                                             lipschitz=1.0, T=T, rng=np.random.default_rng(1),
+                                             calibration=calibration)
+        assert len(res.ledger) == T - 1
+        assert all(e.kind == "gaussian" and e.sensitivity == pytest.approx(2 / n) for e in res.ledger)
+        assert eg.certify_epsilon(res.ledger, delta) <= eps
+    # printed: sigma ~ sqrt(L_2), so scaling the loss by c scales the noise by sqrt(c) only
+    s1 = eg.paper_sigma_algorithm5(eps, delta, 1.0, n, T, literal=True)
+    s_big = eg.paper_sigma_algorithm5(eps, delta, 1e4, n, T, literal=True)
+    assert s_big / s1 == pytest.approx(100.0)
+    ledger = FrozenLedger(tuple([MechanismEvent("gaussian", 2 * 1e4 / n, "l2", noise_scale=s_big)] * (T - 1)))
+    assert eg.certify_epsilon(ledger, delta) > eps      # L_2 = 1e4: the printed noise is not enough
+    resolved = eg.paper_sigma_algorithm5(eps, delta, 1e4, n, T)
+    ledger = FrozenLedger(tuple([MechanismEvent("gaussian", 2 * 1e4 / n, "l2", noise_scale=resolved)] * (T - 1)))
+    assert eg.certify_epsilon(ledger, delta) <= eps
+
+
+@pytest.mark.claim("erm_geometry:Theorem B.2")
+def test_theorem_B2_explicit_bound():
+    n, p, eps, delta, T = 100, 4, 1.0, 1e-5, 40
+    rng = np.random.default_rng(2)
+    X, y = unit_rows(rng, n, p), rng.uniform(-1, 1, n)
+    ball = eg.Ball("l2", p, 1.0)
+    obj = eg._perturbed_objective(SquaredLoss(), X, y, 0.0, np.zeros(p), np.zeros(p))
+    star = eg._polish(obj, ball, np.zeros(p), 1.0, 1e-12, max_iter=200000)
+    Lstar = eg.empirical_loss(SquaredLoss(), star, X, y) - eg._fw_gap(obj, ball, star)
+    Gamma = 1.0 * (2 * 1.0) ** 2     # beta diam^2 with beta = max ||x||^2 = 1
+    ex = []
+    for s in range(25):
+        res = eg.private_frank_wolfe_general(X, y, SquaredLoss(), ball, epsilon=eps, delta=delta, lipschitz=2.0,
+                                             T=T, rng=np.random.default_rng(s), calibration="certified")
+        ex.append(eg.empirical_loss(SquaredLoss(), res.theta, X, y) - Lstar)
+        assert ball.contains(res.theta, atol=1e-12)
+    theta1 = ball.lmo(np.ones(p))
+    h1 = eg.empirical_loss(SquaredLoss(), theta1, X, y) - Lstar
+    sigma = res.noise_scale
+    bound = (2 * h1 + 2 * Gamma * (T - 1)) / (T * (T + 1)) + 2 * sigma * eg.gaussian_width_l2_ball(p) * (
+        (T - 1) * (T + 2) / (T * (T + 1)))
+    assert np.mean(ex) <= bound + 4 * np.std(ex, ddof=1) / math.sqrt(len(ex))
+
+
+def test_frank_wolfe_wrappers_reject_bad_input():
+    X, y = _lasso_data(20, 3, 0)
+    kw = dict(epsilon=1.0, delta=1e-5, T=5, rng=np.random.default_rng(0))
+    with pytest.raises(AssumptionViolation, match="linf-norm <= the declared Lipschitz constant"):
+        eg.private_frank_wolfe_polytope(X * 3, y, LassoLoss(), fw.SignedBasis(3), lipschitz_l1=2.0, **kw)
+    with pytest.raises(ParameterError, match="calibration"):
+        eg.private_frank_wolfe_polytope(X, y, LassoLoss(), fw.SignedBasis(3), lipschitz_l1=2.0,
+                                        calibration="x", **kw)
+    with pytest.raises(ParameterError, match="T >= 1"):
+        eg.private_frank_wolfe_general(X, y, LassoLoss(), eg.Ball("l2", 3), lipschitz=10.0, **{**kw, "T": 0})
