@@ -381,24 +381,31 @@ class Polytope(ConstraintSet):
         (HiGHS, feasibility 1e-10): about 1e-9 relative, not to the last bit.
         """
         x = self._point(x)
-        k = self.V.shape[0]
-        # Homogeneity: gauge_V(x) = (m_x / m_V) gauge_{V/m_V}(x/m_x); scaling both to O(1) keeps the
-        # solver's absolute tolerances meaningful for tiny or huge inputs.
+        # Scaling: with u_i = v_i/||v_i||_2 and beta_i = alpha_i ||v_i||_2 the LP is
+        # min sum |beta_i| / ||v_i||_2 s.t. sum beta_i u_i = x/||x||_inf (zero vertices dropped), then
+        # rescaled by ||x||_inf: unit columns and an O(1) right-hand side keep the solver's absolute
+        # tolerances meaningful for vertices and points of any size.
         m_x = float(np.max(np.abs(x)))
-        m_V = float(np.max(np.abs(self.V)))
         if m_x == 0.0:
             return 0.0
-        if m_V == 0.0:
+        norms = np.array([_l2(v) for v in self.V])
+        keep = norms > 0
+        if not np.any(keep):
             return math.inf
-        Vn, xn = self.V / m_V, x / m_x
-        res = linprog(np.ones(2 * k), A_eq=np.hstack([Vn.T, -Vn.T]), b_eq=xn,
-                      bounds=[(0, None)] * (2 * k), method="highs",
+        if float(np.max(norms[keep]) / np.min(norms[keep])) > 1e12:
+            raise ParameterError("vertices", "non-zero vertex norms within a factor 1e12 of each other "
+                                 "(the gauge LP is too ill-conditioned to solve reliably otherwise)",
+                                 f"norms from {np.min(norms[keep]):.3g} to {np.max(norms[keep]):.3g}")
+        U = self.V[keep] / norms[keep][:, None]
+        cost = 1.0 / norms[keep]
+        res = linprog(np.concatenate([cost, cost]), A_eq=np.hstack([U.T, -U.T]), b_eq=x / m_x,
+                      bounds=[(0, None)] * (2 * U.shape[0]), method="highs",
                       options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
         if res.status == 2:
             return math.inf
         if res.status != 0:  # pragma: no cover - bounded below by 0, so only infeasibility can occur
-            raise ParameterError("x", "a point the gauge LP can decide", res.message)
-        return max(float(res.fun), 0.0) * (m_x / m_V)
+            raise ParameterError("vertices", "a gauge LP the solver can decide", res.message)
+        return max(float(res.fun), 0.0) * m_x
 
     def dual_gauge(self, b: object) -> float:
         """||b||_{Q*} = max_{w in Q} <w, b> = max_i |<v_i, b>| (closed form)."""
