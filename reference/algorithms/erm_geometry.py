@@ -336,16 +336,23 @@ def as_ball(constraint_set: Any) -> Ball:
         raise ParameterError("constraint_set", "a Ball or an L2Ball / L1Ball / Simplex / NuclearBall / "
                              "GroupL1L2Ball of reference.geometry", name)
     kind = kinds[name]
-    dim = getattr(constraint_set, "dim", None)
-    radius = float(getattr(constraint_set, "radius", 1.0)) if kind != "simplex" else 1.0
-    if callable(radius):  # pragma: no cover - defensive: radius(norm) is a method in some sets
-        radius = 1.0
+    dim = int(getattr(constraint_set, "dim"))
+    radius = getattr(constraint_set, "r", None)
+    if radius is None or callable(radius):
+        radius = getattr(constraint_set, "radius", 1.0)
+    radius = 1.0 if kind == "simplex" or callable(radius) else float(radius)
     if kind == "nuclear":
-        shape = tuple(getattr(constraint_set, "shape", ()))
+        shape = tuple(getattr(constraint_set, "shape"))
         return Ball.nuclear_ball(shape[0], shape[1], radius)
     if kind == "group":
-        return Ball("group", int(dim), radius, block=int(getattr(constraint_set, "block", 1)))
-    return Ball(kind, int(dim), radius)
+        block = int(getattr(constraint_set, "block", 1))
+        sizes = tuple(getattr(constraint_set, "sizes", ()))
+        expected = tuple([block] * (dim // block) + ([dim % block] if dim % block else []))
+        if sizes and sizes != expected:
+            raise ParameterError("constraint_set", "consecutive blocks of one size k (the last may be shorter), "
+                                 "as in Section 3.2", sizes)
+        return Ball("group", dim, radius, block=block)
+    return Ball(kind, dim, radius)
 
 
 # ---------------------------------------------------------------------------

@@ -320,3 +320,20 @@ def test_bad_inputs_raise_specific_errors():
         eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, T=3, **{**kw, "eta": [0.1, 0.1]})
     with pytest.raises(ParameterError, match="numpy.random.Generator"):
         eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, T=3, **{**kw, "rng": 0})
+
+
+def test_geometry_sets_are_understood_and_mismatches_named():
+    geometry = pytest.importorskip("reference.geometry.sets")
+    assert eg.as_ball(geometry.L2Ball(3, 2.0)) == eg.Ball("l2", 3, 2.0)
+    assert eg.as_ball(geometry.L1Ball(4, 0.5)) == eg.Ball("l1", 4, 0.5)
+    assert eg.as_ball(geometry.Simplex(5)) == eg.Ball("simplex", 5)
+    assert eg.as_ball(geometry.NuclearBall((2, 3), 1.5)) == eg.Ball.nuclear_ball(2, 3, 1.5)
+    assert eg.as_ball(geometry.GroupL1L2Ball(5, 2)) == eg.Ball("group", 5, 1.0, block=2)
+    X, y = _data()
+    pot = eg.LqPotential(eg.Ball("l1", 4, 1.0))
+    with pytest.raises(AssumptionViolation, match="potential Psi is defined on the constraint set"):
+        eg.noisy_mirror_descent(X, y, LinearLoss(), pot, epsilon=1.0, delta=1e-5, lipschitz=1.0, T=2, eta=0.1,
+                                rng=np.random.default_rng(0), constraint_set=geometry.L2Ball(4, 1.0))
+    res = eg.noisy_mirror_descent(X, y, LinearLoss(), pot, epsilon=1.0, delta=1e-5, lipschitz=1.0, T=2, eta=0.1,
+                                  rng=np.random.default_rng(0), constraint_set=geometry.L1Ball(4, 1.0))
+    assert geometry.L1Ball(4, 1.0).contains(res.theta)

@@ -206,3 +206,26 @@ def test_printed_lq_constant_fails_modulus_one_somewhere():
     x, y = np.array([0.5, 0, 0, 0]), np.array([-0.5, 0, 0, 0])
     qq = lambda v: np.linalg.norm(v, ord=printed.q)  # noqa: E731
     assert printed.bregman(x, y) < 0.5 * qq(x - y) ** 2
+
+
+@pytest.mark.claim("erm_geometry:Theorem 3.2")
+def test_arbitrary_theta_1_breaks_the_proof_step_and_argmin_psi_does_not():
+    """The proof bounds B(theta*, theta_1) by max_C Psi for an 'arbitrary' theta_1 (erm_geometry-E02):
+    Psi = ||.||^2/2 on the unit l2 ball, theta* = e_1, theta_1 = -e_1 gives B = 2 > max Psi = 1/2.
+    With theta_1 = argmin_C Psi (the default) B(theta*, theta_1) <= R_Psi for every theta* in C."""
+    pot = eg.EuclideanPotential(eg.Ball("l2", 3, 1.0))
+    e1 = np.array([1.0, 0, 0])
+    assert pot.bregman(e1, -e1) == pytest.approx(2.0) and pot.range == pytest.approx(0.5)
+    rng = np.random.default_rng(0)
+    for p in _some_potentials():
+        for _ in range(20):
+            star = p.ball.lmo(rng.standard_normal(p.ball.point_shape)) * rng.random()
+            if p.ball.kind == "simplex":
+                star = rng.dirichlet(np.ones(p.ball.dim))
+            assert p.bregman(star, p.minimizer()) <= p.range + 1e-12
+
+
+def _some_potentials():
+    return [eg.EuclideanPotential(eg.Ball("l2", 3, 2.0)), eg.EuclideanPotential(eg.Ball("l1", 3, 1.0)),
+            eg.EntropyPotential(eg.Ball("simplex", 4)), eg.LqPotential(eg.Ball("l1", 5, 1.0)),
+            eg.GroupPotential(eg.Ball("group", 6, 1.0, block=2))]
