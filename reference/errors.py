@@ -56,3 +56,10 @@ class AccountingError(ReferenceSpecError, ValueError):
 
 class AuditError(ReferenceSpecError, RuntimeError):
     """An audit cannot be carried out soundly (bad statistic, non-finite output, ...)."""
+
+
+class SolverError(ReferenceSpecError, RuntimeError):
+    """A numerical subproblem (root-find, LP, mirror step) could not certify its answer.
+
+    Raised instead of returning a point whose optimality residual exceeds the stated tolerance.
+    """

@@ -43,7 +43,7 @@ from scipy.optimize import brentq
 
 from .._validate import check_array, check_nonnegative, check_positive, _real
 from ..claims import Claim
-from ..errors import ParameterError, ShapeError
+from ..errors import ParameterError, ShapeError, SolverError
 from .sets import ConstraintSet, L1Ball, L2Ball, Polytope, Simplex
 
 __all__ = ["MirrorMap", "EuclideanMap", "NegativeEntropyMap", "PNormMap"]
@@ -335,6 +335,16 @@ class PNormMap(MirrorMap):
         Simplex: y(mu) = grad psi*((z - mu)_+) with sum y(mu) = 1 (decreasing in mu; brentq).
         """
         x, g, eta = self._step_inputs(x, g, eta, C)
+        y = self._solve_step(x, g, eta, C)
+        # Optimality check: the first-order residual h_C(u) - <u, y> must vanish to rounding.
+        z = self.grad(x) - eta * g
+        tol = 1e-8 * (1.0 + float(np.max(np.abs(z)))) * (1.0 + C.radius("l1"))
+        residual = self.step_residual(x, g, eta, C, y)
+        if not (abs(residual) <= tol and C.contains(y, atol=1e-9 * (1.0 + C.radius("l1")))):
+            raise SolverError(f"p-norm mirror step not certified: residual {residual:.3g} > {tol:.3g}")
+        return y
+
+    def _solve_step(self, x, g, eta, C):
         z = self.grad(x) - eta * g
         if isinstance(C, L1Ball):
             y0 = self.dual_grad(z)

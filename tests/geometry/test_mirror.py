@@ -240,3 +240,16 @@ def test_bad_mirror_inputs_raise():
         PNormMap(1.5).bregman(np.zeros(2), np.zeros(3))
     with pytest.raises(ParameterError):
         PNormMap(1.5).strong_convexity_wrt("l1")        # needs the dimension
+
+
+@pytest.mark.claim("core:Mirror step optimality")
+def test_pnorm_step_refuses_to_return_an_uncertified_point(monkeypatch):
+    """Negative control for the built-in optimality check: a solver returning a feasible but
+    wrong point (here the starting point) must raise SolverError, not return it."""
+    from reference.errors import SolverError
+
+    m, C = PNormMap(1.5), L1Ball(4, 1.0)
+    x, g = np.array([0.2, -0.1, 0.3, 0.0]), np.array([1.0, -2.0, 0.5, 3.0])
+    monkeypatch.setattr(PNormMap, "_solve_step", lambda self, x, g, eta, C: x.copy())
+    with pytest.raises(SolverError):
+        m.mirror_step(x, g, 0.5, C)
