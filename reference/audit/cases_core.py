@@ -259,7 +259,7 @@ def _laplace_noisy_max_case() -> ExactCase:
 def _gumbel_noisy_max_case() -> PrivacyCase:
     from ..privacy.mechanisms import report_noisy_max
 
-    sens, eps, m = 1.0, 1.0, 50
+    sens, eps, m = 1.0, 1.0, 20
     scale = 2 * sens / eps
     scores = np.zeros(m)
     neighbour = np.full(m, -sens)
@@ -307,7 +307,7 @@ def _tree_case() -> PrivacyCase:
         mu_thresholds=Bonferroni(thresholds=(levels * sens / 2,), events=("upper",), orders=("forward",)),
         worst_case="streams differing in item 1, which lies in floor(log2 T)+1 nodes; the statistic sums "
                    "the prefix sums at t = 1, 2, 4, 8, exactly those nodes",
-        samples=100_000, quick_samples=10_000, chunk=2_500,
+        samples=50_000, quick_samples=10_000, chunk=2_500,
     )
 
 

@@ -2,7 +2,7 @@
 
 API
 ---
-run_case(case, *, quick=False, beta=0.05, executor=None, samples=None) -> AuditRow
+run_case(case, *, quick=False, beta=0.05, executor=None, samples=None, progress=None) -> AuditRow
 run_audit(paper=None, *, quick=False, beta=0.05, executor=None, cases=None, progress=None,
           samples=None) -> list[AuditRow]
 run_audit_command(args, *, cases=None) -> int      (``python -m reference audit``)
@@ -74,7 +74,8 @@ class AuditRow:
     mu_lower_bound: float | None = None
     gdp_epsilon: float | None = None            # epsilon at claimed_delta on the mu_lower_bound Gaussian curve
     negative_control_detected: bool | None = None
-    negative_control_measured: float | None = None
+    negative_control_measured: float | None = None      # its epsilon lower bound (or exact epsilon)
+    negative_control_mu_lower_bound: float | None = None
     negative_control_note: str | None = None
     claimed_slope: float | None = None
     fitted_slope: float | None = None
@@ -203,17 +204,26 @@ def _check_picklable(obj, what: str, executor) -> None:
                          f"functools.partial, not a lambda or closure): {exc}") from exc
 
 
-def _sample_side(case: PrivacyCase, sampler, data, side: int, n_total: int, executor) -> tuple[np.ndarray, tuple]:
+SIDES = ("D", "D'", "control on D", "control on D'")
+PROGRESS_EVERY = 10.0            # seconds between progress lines inside one long case
+
+
+def _sample_side(case: PrivacyCase, sampler, data, side: int, n_total: int, executor,
+                 progress: Callable[[str], None] | None = None) -> tuple[np.ndarray, tuple]:
     sizes = [case.chunk] * (n_total // case.chunk)
     if n_total % case.chunk:
         sizes.append(n_total % case.chunk)
     seeds = chunk_seeds(case, side, len(sizes))
     futures = [executor.submit(_draw_chunk, sampler, case.statistic, data, s, k) for s, k in zip(seeds, sizes)]
     parts, sigs = [], set()
-    for f in futures:
+    last = time.perf_counter()
+    for i, f in enumerate(futures, 1):
         stats, sig = f.result()
         parts.append(stats)
         sigs.add(sig)
+        if progress and time.perf_counter() - last > PROGRESS_EVERY:
+            last = time.perf_counter()
+            progress(f"      {SIDES[side]}: {sum(sizes[:i])}/{n_total} draws")
     if len(sigs) != 1:
         raise AuditError(f"the sampler's output type changed between calls: {sorted(map(str, sigs))}")
     return np.concatenate(parts), sigs.pop()
@@ -247,15 +257,15 @@ def _privacy_verdict(refuted: bool, certified: float | None, claimed: float) -> 
     return "unproven"
 
 
-def _run_privacy(case: PrivacyCase, row: AuditRow, n: int, beta: float, executor) -> None:
+def _run_privacy(case: PrivacyCase, row: AuditRow, n: int, beta: float, executor, progress=None) -> None:
     _check_picklable((case.sampler, case.negative_control, case.statistic, case.dataset, case.neighbour),
                      f"case {case.claim!r}", executor)
     gaussian = case.gaussian_mu is not None
     level = beta / 2 if gaussian else beta       # two claims (epsilon and mu) tested on the same draws
 
     def measure(sampler, first_side):
-        x_d, sig_d = _sample_side(case, sampler, case.dataset, first_side, n, executor)
-        x_dp, sig_dp = _sample_side(case, sampler, case.neighbour, first_side + 1, n, executor)
+        x_d, sig_d = _sample_side(case, sampler, case.dataset, first_side, n, executor, progress)
+        x_dp, sig_dp = _sample_side(case, sampler, case.neighbour, first_side + 1, n, executor, progress)
         if sig_d != sig_dp:
             raise AuditError(f"the sampler's output type differs between D and D': {sig_d} vs {sig_dp}")
         eps = distinguish(x_d, x_dp, delta=case.claimed_delta, beta=level, rule=case.thresholds)
@@ -279,8 +289,7 @@ def _run_privacy(case: PrivacyCase, row: AuditRow, n: int, beta: float, executor
             row.gdp_epsilon = gaussian_epsilon(case.claimed_delta, mu.mu_lower_bound)
         refuted = refuted or mu.mu_lower_bound > case.gaussian_mu
         detected = detected or ctrl_mu.mu_lower_bound > case.gaussian_mu
-        row.negative_control_measured = max(ctrl_eps.epsilon_lower_bound,
-                                            ctrl_mu.mu_lower_bound if ctrl_mu.mu_lower_bound is not None else 0)
+        row.negative_control_mu_lower_bound = ctrl_mu.mu_lower_bound
     row.negative_control_detected = bool(detected)
     row.samples = 4 * n
     row.verdict = _privacy_verdict(refuted, row.certified_epsilon, case.claimed_epsilon)
@@ -332,7 +341,7 @@ def _run_rate(case: RateCase, row: AuditRow, quick: bool, executor) -> None:
 
 
 def run_case(case, *, quick: bool = False, beta: float = 0.05, executor: cf.Executor | None = None,
-             samples: int | None = None) -> AuditRow:
+             samples: int | None = None, progress: Callable[[str], None] | None = None) -> AuditRow:
     """Run one case; ``samples`` overrides the case's draws per side (tests use small values)."""
     beta = check_probability(beta, "beta")
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
@@ -352,7 +361,7 @@ def run_case(case, *, quick: bool = False, beta: float = 0.05, executor: cf.Exec
         row.negative_control_note = case.negative_control_note
     if isinstance(case, PrivacyCase):
         n = samples if samples is not None else (case.quick_samples if quick else case.samples)
-        _run_privacy(case, row, n, beta, executor)
+        _run_privacy(case, row, n, beta, executor, progress)
     elif isinstance(case, ExactCase):
         _run_exact(case, row)
     else:
@@ -398,7 +407,7 @@ def run_audit(paper: str | None = None, *, quick: bool = False, beta: float = 0.
     for i, case in enumerate(todo, 1):
         if progress:
             progress(f"[{i}/{len(todo)}] {case.claim} - {case.title} ...")
-        row = run_case(case, quick=quick, beta=beta, executor=executor, samples=samples)
+        row = run_case(case, quick=quick, beta=beta, executor=executor, samples=samples, progress=progress)
         if progress:
             progress(f"[{i}/{len(todo)}]   {row.verdict} in {row.seconds:.1f} s")
         rows.append(row)
