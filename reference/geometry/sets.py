@@ -33,7 +33,7 @@ from scipy.optimize import linprog
 
 from ..claims import Claim
 from .._validate import check_array, check_int, check_nonnegative, check_positive
-from ..errors import ParameterError, ShapeError
+from ..errors import ParameterError, ShapeError, SolverError
 
 __all__ = [
     "ConstraintSet", "L2Ball", "L1Ball", "Simplex", "Polytope", "NuclearBall", "GroupL1L2Ball",
@@ -415,7 +415,13 @@ class Polytope(ConstraintSet):
         # Wolfe on the shifted vertices v_i - x; the answer is returned as the convex combination
         # sum lambda_i v_i (not x + w), so it is feasible even when |x| dwarfs the vertices.
         support, weights = _min_norm_point(self.V - x)
-        return weights @ self.V[support]
+        p = weights @ self.V[support]
+        # Certificate: <x - p, v_i - p> <= 0 for every vertex (the variational inequality), to rounding.
+        gap = float(np.max((self.V - p) @ (x - p)))
+        scale = 1.0 + float(np.max(np.sum(self.V * self.V, axis=1))) + float(x @ x)
+        if gap > 1e-9 * scale:
+            raise SolverError(f"polytope projection not certified: variational-inequality gap {gap:.3g}")
+        return p
 
     def _radius(self, norm):
         return max(vector_norm(v, norm) for v in self.V)

@@ -352,3 +352,16 @@ def test_gauge_of_the_l1_ball_vertices_is_the_scaled_l1_norm():
     assert P.gauge(x) == pytest.approx(np.abs(x).sum() / 2.0, rel=1e-9)
     assert P.dual_gauge(x) == pytest.approx(2.0 * np.abs(x).max())
     assert Polytope([[1.0, 0.0]]).gauge(np.array([0.0, 1.0])) == math.inf    # outside the span
+
+
+@pytest.mark.claim("core:Euclidean projection")
+def test_polytope_projection_refuses_an_uncertified_point(monkeypatch):
+    """Negative control for the built-in certificate: a min-norm-point routine that stops at a
+    wrong vertex must make project() raise SolverError, not return the vertex."""
+    import reference.geometry.sets as sets_module
+    from reference.errors import SolverError
+
+    P = Polytope([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    monkeypatch.setattr(sets_module, "_min_norm_point", lambda shifted: ([0], np.array([1.0])))
+    with pytest.raises(SolverError):
+        P.project(np.array([2.0, 2.0]))
