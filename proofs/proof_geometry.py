@@ -217,3 +217,27 @@ def test_printed_fact_3_4_potential_has_modulus_exactly_one_half(k):
                 continue
             b = mp_bregman_pnorm(x, y, q, scale)
             assert b - mp_lp([u - v for u, v in zip(x, y)], q) ** 2 / 4 >= -mp.mpf(10) ** -40
+
+
+@pytest.mark.claim("core:Fact 3.4 normalisation")
+@pytest.mark.parametrize("k", [8, 20, 60])
+def test_resolved_fact_3_4_potential_is_1_strongly_convex_wrt_l1(k):
+    """Claim 3.5: k^{1 - 1/q} = e, so the l_q modulus converts to l1 with the factor k^{2/q - 2} = e^{-2}.
+
+    Printed potential 1/(4(q-1))||x||_q^2: modulus 1/2 w.r.t. l_q, hence exactly e^{-2}/2 w.r.t. l1 on R^k.
+    Resolved potential e^2/(2(q-1))||x||_q^2 (catalogue erm_geometry-AMB08): modulus e^2 w.r.t. l_q, hence
+    exactly 1 w.r.t. l1; checked as B >= 1/2 ||x - y||_1^2 at 50 digits on 80 seeded random pairs in R^k.
+    """
+    q = mp.log(k) / (mp.log(k) - 1)
+    assert abs(mp.mpf(k) ** (2 / q - 2) - mp.e ** -2) < mp.mpf(10) ** -45
+    printed = PNormMap.paper_fact_3_4(k)
+    assert abs(printed.strong_convexity_wrt("l1", k) - float(mp.e ** -2 / 2)) <= 1e-15
+    resolved = PNormMap(float(q), scale=float(mp.e ** 2 / (2 * (q - 1))))
+    assert abs(resolved.strong_convexity_wrt("l1", k) - 1.0) <= 1e-13
+    scale = mp.e ** 2 / (2 * (q - 1))
+    rng = np.random.default_rng(k)
+    for _ in range(80):
+        x = [mp.mpf(float(v)) for v in rng.normal(size=k) * rng.choice([0.01, 1.0])]
+        y = [mp.mpf(float(v)) for v in rng.normal(size=k)]
+        l1 = mp.fsum(abs(a - b) for a, b in zip(x, y))
+        assert mp_bregman_pnorm(x, y, q, scale) >= l1 ** 2 / 2 - mp.mpf(10) ** -40
