@@ -30,7 +30,8 @@ Maps:
                                 potential 1/(4(q-1)) ||x||_q^2, q = ln k/(ln k - 1), whose true modulus
                                 w.r.t. l_q is 1/2, not the printed 1 (docs/errata.md core-G02).
                                 Mirror step on an L1Ball or the Simplex: through the dual map
-                                grad psi* and a 1-D search for the multiplier of the constraint.
+                                grad psi* and a 1-D search for the multiplier of the constraint,
+                                certified by ``step_residual`` (SolverError if it does not vanish).
 """
 
 from __future__ import annotations

@@ -11,7 +11,14 @@ Every set C here is closed, convex, bounded and non-empty, and offers
 - ``diameter(norm)``     max_{u, v in C} ||u - v||;
 - ``radius(norm)``       max_{v in C} ||v|| (about the origin, as the proofs of
                          erm_geometry need it; see erm_geometry-AMB06);
-- ``vertices()``         the vertex list, for polytopes (L1Ball, Simplex, Polytope).
+- ``vertices()``         the vertex list, for polytopes (L1Ball, Simplex, Polytope);
+- ``shape`` / ``dim``    the shape of a point and its number of coordinates; the balls keep their
+                         radius parameter in the public attribute ``r``;
+- ``Polytope.gauge(x)`` / ``dual_gauge(b)``: the Minkowski norm of conv(C u -C) and its dual.
+
+Answers that come from a numerical solver are certified before they are returned: the polytope
+projection checks its variational inequality, membership recomputes the LP weights' residual;
+an uncertified answer raises :class:`reference.errors.SolverError`.
 
 Norm names: ``"l1"``, ``"l2"``, ``"linf"`` (also 1, 2, numpy.inf) for vectors; for the
 matrix set :class:`NuclearBall` also ``"nuclear"``, ``"frobenius"`` (= ``"l2"`` of the
