@@ -90,6 +90,10 @@ CLAIMS = (
        "With T and eta as in the proof of Theorem 3.2 the expected excess empirical risk of Algorithm 1 "
        "is at most R_Psi/(eta T) + eta (L^2 r_Q^2 + sigma^2 E||b/sigma||_{Q*}^2) (explicit form of "
        "the O(.) bound) and decays in n (rate -1 up to log factors).", "Theorem 3.2 and its proof, equations (2)-(12)"),
+    _c("Remark 1", "constant",
+       "The Theorem 3.2 bound is scale invariant: with the proof's T and eta it scales exactly with L, and "
+       "(G_Q^2 + ||Q||^2) max Psi is unchanged under Q -> cQ, Psi -> Psi/c^2 (the statement's T is not "
+       "invariant under rescaling the loss).", "Remark 1, Theorem 3.2"),
     _c("eq (2)", "invariant",
        "Jensen: the loss at the averaged output is at most the average loss of the iterates theta_1..theta_T.",
        "equation (2)"),
@@ -386,9 +390,10 @@ def gaussian_width_group_ball(p: int, block: int) -> float:
     """G of the unit grouped l1/l2 ball: E max_j ||g^(j)||_2 (chi variables of the block sizes)."""
     p, block = check_int(p, "p", 1), check_int(block, "block", 1)
     sizes = [min(block, p - s) for s in range(0, p, block)]
+    counts = {k: sizes.count(k) for k in set(sizes)}
 
     def tail(x: float) -> float:
-        return -math.expm1(sum(stats.chi.logcdf(x, k) for k in sizes))
+        return -math.expm1(sum(c * stats.chi.logcdf(x, k) for k, c in counts.items()))
 
     val, _ = integrate.quad(tail, 0, np.inf, epsabs=1e-12, limit=200)
     return float(val)
