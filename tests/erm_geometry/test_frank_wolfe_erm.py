@@ -213,3 +213,21 @@ def test_frank_wolfe_wrappers_reject_bad_input():
                                         calibration="x", **kw)
     with pytest.raises(ParameterError, match="T >= 1"):
         eg.private_frank_wolfe_general(X, y, LassoLoss(), eg.Ball("l2", 3), lipschitz=10.0, **{**kw, "T": 0})
+
+
+@pytest.mark.claim("erm_geometry:Theorem 5.5")
+def test_theorem_5_5_rate_in_n_on_lasso():
+    """With the T of Theorem 5.5 (and mu_t = 2/(t+2)) the mean excess on LASSO decays in n:
+    fitted slope <= -0.4 over n = 200, 800, 3200 (the theorem: -2/3 up to log factors)."""
+    p, eps, delta, ns, means = 8, 1.0, 1e-5, (200, 800, 3200), []
+    for n in ns:
+        X, y = _lasso_data(n, p, n)
+        Lstar = _lasso_min(X, y)
+        Gamma = 4 * float(np.max(np.mean(X ** 2, axis=0)))
+        T = max(2, math.ceil(Gamma ** (2 / 3) * (n * eps) ** (2 / 3) / 2.0 ** (2 / 3)))
+        ex = [eg.empirical_loss(LassoLoss(), eg.private_frank_wolfe_polytope(
+            X, y, LassoLoss(), fw.SignedBasis(p, 1.0), epsilon=eps, delta=delta, lipschitz_l1=2.0, T=T,
+            rng=np.random.default_rng(s)).theta, X, y) - Lstar for s in range(10)]
+        means.append(float(np.mean(ex)))
+    slope = float(np.polyfit(np.log(ns), np.log(means), 1)[0])
+    assert slope <= -0.4, (means, slope)
