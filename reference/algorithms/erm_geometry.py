@@ -881,16 +881,11 @@ def empirical_loss(loss: Any, theta, X, y) -> float:
 
 def _gaussian_step(value: np.ndarray, sensitivity: float, sigma: float, rng: np.random.Generator,
                    ledger: Ledger, label: str) -> np.ndarray:
-    """value + N(0, sigma^2 I), recorded as one `gaussian` event (the package's Gaussian mechanism)."""
-    try:
-        from ..privacy.mechanisms import gaussian_mechanism
-    except ImportError:  # pragma: no cover - only before the mechanisms module exists
-        gaussian_mechanism = None
-    if gaussian_mechanism is not None:
-        return np.asarray(gaussian_mechanism(value, sensitivity, sigma, rng, ledger=ledger,
-                                             relation="replace-one", label=label), dtype=float)
-    ledger.record(MechanismEvent("gaussian", sensitivity, "l2", "replace-one", noise_scale=sigma, label=label))
-    return value + sigma * rng.standard_normal(value.shape)
+    """value + N(0, sigma^2 I) by the package's Gaussian mechanism, which records one `gaussian` event."""
+    from ..privacy.mechanisms import gaussian_mechanism
+
+    return np.asarray(gaussian_mechanism(value, sensitivity, sigma, rng, ledger=ledger,
+                                         relation="replace-one", label=label), dtype=float)
 
 
 def _gdp_delta(epsilon: float, mu: float) -> float:
@@ -909,11 +904,7 @@ def certify_epsilon(ledger: FrozenLedger | Ledger, delta: float) -> float:
 def _certified_epsilon_of_gaussians(sensitivity: float, sigma: float, steps: int, delta: float) -> float:
     ledger = Ledger([MechanismEvent("gaussian", sensitivity, "l2", "replace-one", noise_scale=sigma,
                                     label="calibration probe")] * steps)
-    try:
-        return certify_epsilon(ledger, delta)
-    except ImportError:  # pragma: no cover - before the accountant exists: the exact GDP profile
-        mu = sensitivity * math.sqrt(steps) / sigma
-        return float(optimize.brentq(lambda e: _gdp_delta(e, mu) - delta, 0.0, 10 * mu * mu + 50.0))
+    return certify_epsilon(ledger, delta)
 
 
 @lru_cache(maxsize=512)

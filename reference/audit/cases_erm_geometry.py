@@ -76,10 +76,7 @@ def _alg1_sigma(calibration: str) -> float:
 def alg1_certify(calibration: str):
     from ..algorithms import erm_geometry as eg
 
-    try:
-        return eg._certified_epsilon_of_gaussians(2.0 / N1, _alg1_sigma(calibration), 2, DELTA1)
-    except ImportError:  # pragma: no cover
-        return None
+    return eg._certified_epsilon_of_gaussians(2.0 / N1, _alg1_sigma(calibration), 2, DELTA1)
 
 
 def _alg1_case(calibration: str) -> PrivacyCase:

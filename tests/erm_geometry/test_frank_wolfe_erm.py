@@ -20,7 +20,6 @@ from reference.privacy.ledger import FrozenLedger, MechanismEvent
 
 from .helpers import LassoLoss, LinearLoss, SquaredLoss, unit_rows
 
-accounting = pytest.importorskip("reference.privacy.accounting")
 
 
 def _lasso_data(n, p, seed):

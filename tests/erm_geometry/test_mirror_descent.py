@@ -66,7 +66,6 @@ def test_sensitivity_bound_is_attained_so_half_of_it_would_be_wrong():
 # ---------------------------------------------------------------------------
 # Ledger composition against Theorem 3.1 (paper and certified calibration)
 
-accounting = pytest.importorskip("reference.privacy.accounting")
 
 
 @pytest.mark.claim("erm_geometry:Theorem 3.1 accounting")
