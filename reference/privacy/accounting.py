@@ -102,8 +102,9 @@ CLAIMS = (
           "sigma = sqrt(2 ln(1.25/delta)) Delta / eps gives (eps, delta)-DP for 0 < eps <= 1.",
           "Dwork-Roth 2014, Theorem 3.22 (Appendix A)"),
     Claim("core:Gaussian classic calibration fails above 1", "privacy",
-          "For eps > 1 the classic calibration need not give (eps, delta)-DP: at delta = 1e-5 it fails "
-          "for every eps above 8.4198 (exact profile exceeds delta); it holds on (1, 8.4197].",
+          "For eps > 1 the classic calibration need not give (eps, delta)-DP: at delta = 1e-5 the exact "
+          "profile of its sigma exceeds delta from eps = 8.41977130... on (checked on a grid up to eps = 30), "
+          "while it still holds on (1, 8.4197].",
           "Dwork-Roth 2014, Theorem 3.22 states eps in (0,1); Balle-Wang 2018, Section 3"),
     Claim("core:GDP composition", "accounting",
           "The adaptive composition of mu_i-GDP mechanisms is sqrt(sum mu_i^2)-GDP, exactly for Gaussians.",
