@@ -135,6 +135,10 @@ CLAIMS = (
     _c("Section 2.2 Gaussian widths", "constant",
        "Gaussian widths used by the theorems: unit l2 ball sqrt(2) Gamma((p+1)/2)/Gamma(p/2) < sqrt(p); "
        "unit l1 ball E||g||_inf <= sqrt(2 ln 2p) (Section 1: Theta(sqrt(log p))).", "Sections 1 and 2.2"),
+    _c("Claim A.2", "invariant",
+       "Under Section 2.2's definition of Delta-strong convexity w.r.t. Psi, the first-order consequence has "
+       "coefficient Delta/2: L(theta_t) - L* <= <gamma_t, theta_t - theta*> - (Delta/2) B(theta*, theta_t); "
+       "Claim A.2's coefficient Delta fails (a quadratic is a counterexample).", "Claim A.2, Section 2.2"),
     _c("Fact 2.3", "constant",
        "E[W] <= G^2 + r^2 for W = (sup_Q <b, theta>)^2 (the conclusion of equation (7)); the paper's "
        "intermediate integrand of (7) is not an upper bound on P[W >= x].", "Fact 2.3 and equation (7)"),
@@ -158,6 +162,14 @@ CLAIMS = (
        "Frank-Wolfe with the printed constant step mu = 1/T converges at O(Gamma/T): false (a 1-D quadratic "
        "stays at excess 0.2707); with mu_t = 2/(t+2) the excess is <= (2 h_1 + 2 Gamma (T-1))/(T (T+1)).",
        "Theorem 5.2, Algorithm 3"),
+    _c("Theorem 5.6", "utility",
+       "Frank-Wolfe with an LMO error <= beta mu_t Gamma / 2 at every step: with mu_t = 2/(t+2), "
+       "h_T <= 2 h_1/(T(T+1)) + 2 Gamma (1 + beta)(T-1)/(T(T+1)); the printed h_1-free form "
+       "2 Gamma (1 + beta)/(T+2) fails (a linear loss with Gamma = 0 has h_T = 4/(T(T+1)) > 0).", "Theorem 5.6 ([34])"),
+    _c("Section 5.3 constants", "constant",
+       "LASSO (22) on the unit l1 ball with ||x||_inf <= 1, |y| <= 1: the l1-Lipschitz constant is 2 "
+       "(attained) and the curvature constant of Definition 5.1 is 4 max_j (1/n) sum_i x_ij^2 <= 4.",
+       "Section 5.3, Definition 5.1, Remark 5"),
     _c("Theorem 5.4 sensitivity", "sensitivity",
        "Replacing one record changes every score <s, grad L(theta; D)> of Algorithm 4 by at most "
        "2 L_1 ||C||_1 / n (L_1: l1-Lipschitz constant, so ||grad l||_inf <= L_1).", "Theorem 5.4 proof"),

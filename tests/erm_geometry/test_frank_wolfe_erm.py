@@ -242,3 +242,73 @@ def test_exponential_mechanism_form_is_certified_at_the_certified_scale(selectio
     assert len(res.ledger) == 29
     assert eg.certify_epsilon(res.ledger, 1e-5) <= 1.0
     assert all(np.sum(np.abs(th)) <= 1 + 1e-12 for th in res.iterates)
+
+
+class _AdversarialLMO:
+    """An LMO that returns, among the vertices of the l1 ball whose error is at most beta mu_t Gamma / 2,
+    the worst one (Theorem 5.6's hypothesis, as adversarial as it allows)."""
+
+    def __init__(self, p, beta, Gamma):
+        self.S = fw.SignedBasis(p, 1.0)
+        self.beta, self.Gamma, self.t = beta, Gamma, 0
+
+    def __call__(self, g):
+        self.t += 1
+        mu = 2.0 / (self.t + 2)
+        scores = self.S.scores(g)
+        admissible = np.nonzero(scores <= scores.min() + 0.5 * self.beta * mu * self.Gamma)[0]
+        return self.S.vertex(int(admissible[np.argmax(scores[admissible])]))
+
+
+@pytest.mark.claim("erm_geometry:Theorem 5.6")
+@given(seed=st.integers(0, 2**32 - 1), beta=st.floats(0.0, 3.0), T=st.integers(2, 60))
+def test_noisy_lmo_frank_wolfe_bound(seed, beta, T):
+    rng = np.random.default_rng(seed)
+    n, p = 30, 4
+    X, y = rng.uniform(-1, 1, (n, p)), rng.uniform(-1, 1, n)
+    H = X.T @ X / n
+    Gamma = 4 * float(np.max(np.diag(H)))
+    grad = lambda th: H @ th - X.T @ y / n  # noqa: E731
+    theta1 = fw.SignedBasis(p, 1.0).vertex(int(rng.integers(0, 2 * p)))
+    res = fw.frank_wolfe(grad, _AdversarialLMO(p, beta, Gamma), theta1, T, step_size="paper")
+    Lstar = _lasso_min(X, y)
+    h = lambda th: eg.empirical_loss(LassoLoss(), th, X, y) - Lstar  # noqa: E731
+    assert h(res.theta) <= (2 * h(theta1) + 2 * Gamma * (1 + beta) * (T - 1)) / (T * (T + 1)) + 1e-10
+
+
+@pytest.mark.claim("erm_geometry:Theorem 5.6")
+def test_printed_h1_free_form_fails_for_a_linear_loss():
+    """L(theta) = theta on [-1, 1] (Gamma = 0, beta = 0, exact LMO) from theta_1 = 1: with mu_t = 2/(t+2),
+    h_T = 2 * 2/(T(T+1)) > 0 = 2 Gamma (1 + beta)/(T+2)."""
+    for T in (2, 5, 50):
+        res = fw.frank_wolfe(lambda th: np.ones(1), eg.Ball("linf", 1, 1.0).lmo, np.array([1.0]), T)
+        assert res.theta[0] + 1.0 == pytest.approx(4.0 / (T * (T + 1)), rel=1e-12)
+        assert res.theta[0] + 1.0 > 0.0
+
+
+@pytest.mark.claim("erm_geometry:Section 5.3 constants")
+@given(seed=st.integers(0, 2**32 - 1))
+def test_lasso_lipschitz_and_curvature_constants(seed):
+    rng = np.random.default_rng(seed)
+    n, p = 12, 5
+    X, y = rng.choice([-1.0, 1.0], (n, p)) * rng.random((n, p)), rng.uniform(-1, 1, n)
+    H = X.T @ X / n
+    Gamma = 4 * float(np.max(np.diag(H)))
+    assert Gamma <= 4
+    L = lambda th: eg.empirical_loss(LassoLoss(), th, X, y)  # noqa: E731
+    g = lambda th: X.T @ (X @ th - y) / n  # noqa: E731
+    ball = eg.Ball("l1", p, 1.0)
+    # Definition 5.1's sup over random (theta_1, theta_2, gamma) never exceeds Gamma ...
+    for _ in range(50):
+        t1 = ball.project(rng.standard_normal(p))
+        t2 = ball.lmo(rng.standard_normal(p)) * rng.random()
+        gam = float(rng.uniform(1e-3, 1))
+        t3 = t1 + gam * (t2 - t1)
+        assert 2 / gam ** 2 * (L(t3) - L(t1) - (t3 - t1) @ g(t1)) <= Gamma * (1 + 1e-9) + 1e-12
+    # ... and the vertex pair theta_1 = -e_j, theta_2 = e_j (j = argmax H_jj), gamma = 1 attains it
+    j = int(np.argmax(np.diag(H)))
+    e = np.eye(p)[j]
+    assert 2 * (L(e) - L(-e) - (2 * e) @ g(-e)) == pytest.approx(Gamma, rel=1e-12)
+    # per-record gradients: ||(x.theta - y) x||_inf <= 2, attained at x = 1, theta = e_1, y = -1
+    assert np.max(np.abs(LassoLoss().gradients(ball.project(rng.standard_normal(p)), X, y))) <= 2
+    assert np.max(np.abs(LassoLoss().gradient(np.eye(p)[0], np.ones(p), -1.0))) == 2.0

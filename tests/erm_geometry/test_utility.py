@@ -229,3 +229,22 @@ def _some_potentials():
     return [eg.EuclideanPotential(eg.Ball("l2", 3, 2.0)), eg.EuclideanPotential(eg.Ball("l1", 3, 1.0)),
             eg.EntropyPotential(eg.Ball("simplex", 4)), eg.LqPotential(eg.Ball("l1", 5, 1.0)),
             eg.GroupPotential(eg.Ball("group", 6, 1.0, block=2))]
+
+
+@pytest.mark.claim("erm_geometry:Claim A.2")
+def test_claim_A2_needs_delta_over_2():
+    """f = mu/2 ||theta||^2 is Delta = 2 mu strongly convex w.r.t. Psi = ||.||^2/2 in Section 2.2's sense
+    (checked on random points); its linearisation gap is exactly (Delta/2) B, so Claim A.2's Delta B fails."""
+    mu, Delta = 0.7, 1.4
+    pot = eg.EuclideanPotential(eg.Ball("l2", 3, 5.0))
+    f = lambda th: 0.5 * mu * th @ th  # noqa: E731
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        a, b, al = rng.standard_normal(3), rng.standard_normal(3), float(rng.random())
+        lhs = f(al * a + (1 - al) * b)
+        rhs = al * f(a) + (1 - al) * f(b) - Delta * al * (1 - al) / 2 * pot.bregman(a, b)
+        assert lhs <= rhs + 1e-12
+        gap = f(a) - f(b) - mu * b @ (a - b)
+        assert gap == pytest.approx(Delta / 2 * pot.bregman(a, b), rel=1e-12)
+        if np.any(a != b):
+            assert gap < Delta * pot.bregman(a, b)
