@@ -25,7 +25,7 @@ def quadratic(X, y):
             lambda th: 2.0 / n * X.T @ (X @ th - y))
 
 
-def l1_minimum(X, y, radius, steps=4000):
+def l1_minimum(X, y, radius, steps=1500):
     """A certified lower bound on min_{||theta||_1 <= radius} L: L(theta_K) - gap(theta_K)."""
     value, grad = quadratic(X, y)
     S = fw.SignedBasis(X.shape[1], radius)

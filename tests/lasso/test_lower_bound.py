@@ -18,6 +18,14 @@ from hypothesis import strategies as st
 from reference.algorithms import frank_wolfe as fw
 from reference.algorithms import lasso
 
+from .blas_threads import single_blas_thread
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_blas_thread():
+    with single_blas_thread():
+        yield
+
 # tau = 2^-10 keeps the proof's constants valid (tau <= 0.00191, proofs/proof_lasso.py) and makes
 # k = tau w p a Hadamard order: w = p = k = 1024.
 TAU = 2.0**-10

@@ -1,0 +1,34 @@
+"""The audit rows of lasso (reference/audit/cases_lasso.py): exact rows within the claim with their
+negative controls flagged, one empirical row run small, and the rate row's shape."""
+
+from __future__ import annotations
+
+import pytest
+
+from reference.audit import cases_lasso as cases
+from reference.audit.cases import ExactCase, PrivacyCase, RateCase
+from reference.audit.exact import exact_epsilon
+
+
+def test_every_privacy_row_has_both_calibrations_and_a_control():
+    rows = cases.audit_cases()
+    assert sum(isinstance(c, ExactCase) for c in rows) == 2
+    assert sum(isinstance(c, PrivacyCase) for c in rows) == 2
+    assert any(isinstance(c, RateCase) and c.claim == "lasso:Theorem 1.1 rate" for c in rows)
+
+
+@pytest.mark.claim("lasso:Theorem 2.4")
+def test_exact_rows_within_the_claim_and_controls_flagged():
+    for case in cases.audit_cases():
+        if isinstance(case, ExactCase):
+            p, q = case.distributions()
+            cp, cq = case.negative_control()
+            assert float(exact_epsilon(p, q, case.claimed_delta)) <= case.claimed_epsilon
+            assert float(exact_epsilon(cp, cq, case.claimed_delta)) > case.claimed_epsilon
+    paper = next(c for c in cases.audit_cases() if isinstance(c, ExactCase))
+    assert paper.certify() == pytest.approx(0.8016, abs=1e-3)   # 3 steps of sqrt(2)/sqrt(4 ln 1000) each
+
+
+def test_exact_law_is_a_distribution_over_the_transcripts():
+    law = cases.transcript_law((1.0, -1.0), 5, 0.7)
+    assert len(law) == 16 and abs(sum(law) - 1) < 1e-40
