@@ -425,7 +425,8 @@ def _fmt(value, digits: int = 4) -> str:
 
 
 def format_table(rows: Sequence[AuditRow]) -> str:
-    header = ("claim", "kind", "check", "claimed", "certified", "measured", "verdict", "neg.ctrl", "samples", "s")
+    header = ("claim", "case", "kind", "check", "claimed", "certified", "measured", "verdict", "neg.ctrl",
+              "samples", "s")
     lines = []
     for r in rows:
         if r.check == "rate":
@@ -442,7 +443,8 @@ def format_table(rows: Sequence[AuditRow]) -> str:
                     measured += f"; mu >= {_fmt(r.mu_lower_bound)} (claim {_fmt(r.claimed_mu)})"
                     if r.gdp_epsilon is not None:
                         measured += f" -> eps {_fmt(r.gdp_epsilon)}"
-        lines.append((r.claim, r.kind, r.check, claimed, certified, measured, r.verdict,
+        title = r.title if len(r.title) <= 44 else r.title[:43] + "~"
+        lines.append((r.claim, title, r.kind, r.check, claimed, certified, measured, r.verdict,
                       _fmt(r.negative_control_detected), str(r.samples), f"{r.seconds:.1f}"))
     widths = [max(len(h), *(len(l[i]) for l in lines)) if lines else len(h) for i, h in enumerate(header)]
     out = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
