@@ -1,0 +1,123 @@
+"""Our accountant against an independent one: Google's dp-accounting (PLD and RDP).
+
+Runs only where ``dp_accounting`` is installed (tox -e crosscheck). The PLD
+accountant brackets the exact value: its pessimistic estimate is an upper bound and
+its optimistic estimate a lower bound (discretisation interval 1e-4). Where our
+value is exact (Gaussian compositions via GDP, one Laplace, k pure steps via KOV)
+it must lie inside that bracket; where ours is an upper bound (certify on Laplace
+compositions, zCDP conversions) it must not fall below the optimistic PLD value,
+i.e. below what the true mechanism provably leaks.
+
+Stated tolerances: inside the bracket up to an absolute 1e-9 (the bracket itself is
+at most about k * 1e-4 wide); the tight zCDP conversion may undercut dp-accounting's
+RDP epsilon (which minimises the same bound over a finite grid of orders) by at most
+that grid's gap, so it must be <= the RDP value and >= 0.99 of it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from reference.privacy import accounting as acc
+from reference.privacy.ledger import Ledger, MechanismEvent
+
+dp_accounting = pytest.importorskip("dp_accounting")
+from dp_accounting.pld import privacy_loss_distribution as pld  # noqa: E402
+from dp_accounting.rdp import rdp_privacy_accountant as rdp  # noqa: E402
+
+pytestmark = pytest.mark.crosscheck
+
+INTERVAL = 1e-4
+TOL = 1e-9
+
+
+def gaussian_bracket(sigma, k, delta):
+    pess = pld.from_gaussian_mechanism(sigma, sensitivity=1.0, pessimistic_estimate=True,
+                                       value_discretization_interval=INTERVAL).self_compose(k)
+    opt = pld.from_gaussian_mechanism(sigma, sensitivity=1.0, pessimistic_estimate=False, use_connect_dots=False,
+                                      value_discretization_interval=INTERVAL).self_compose(k)
+    return opt.get_epsilon_for_delta(delta), pess.get_epsilon_for_delta(delta)
+
+
+def laplace_bracket(b, k, delta):
+    pess = pld.from_laplace_mechanism(b, sensitivity=1.0, pessimistic_estimate=True,
+                                      value_discretization_interval=INTERVAL).self_compose(k)
+    opt = pld.from_laplace_mechanism(b, sensitivity=1.0, pessimistic_estimate=False, use_connect_dots=False,
+                                     value_discretization_interval=INTERVAL).self_compose(k)
+    return opt.get_epsilon_for_delta(delta), pess.get_epsilon_for_delta(delta)
+
+
+def ledger_of(events):
+    led = Ledger()
+    for e in events:
+        led.record(e)
+    return led.freeze()
+
+
+@pytest.mark.claim("core:GDP composition")
+@pytest.mark.claim("core:Gaussian exact profile")
+@pytest.mark.claim("core:certify")
+@pytest.mark.parametrize("sigma", [0.8, 2.0, 5.0])
+@pytest.mark.parametrize("k", [1, 10, 50])
+@pytest.mark.parametrize("delta", [1e-3, 1e-8])
+def test_gaussian_composition_inside_the_pld_bracket(sigma, k, delta):
+    lo, hi = gaussian_bracket(sigma, k, delta)
+    ours = acc.gaussian_epsilon(delta, acc.gdp_compose([1.0 / sigma] * k))
+    assert lo - TOL <= ours <= hi + TOL
+    cert = acc.certify(ledger_of([MechanismEvent("gaussian", 1.0, "l2", noise_scale=sigma)] * k), delta)
+    assert cert.epsilon >= lo - TOL            # never below what the mechanism provably leaks
+    assert cert.epsilon <= hi + TOL            # and exact: inside the bracket
+
+
+@pytest.mark.claim("core:zCDP to DP tight")
+@pytest.mark.parametrize("sigma", [0.8, 2.0, 5.0])
+@pytest.mark.parametrize("k", [1, 10, 100])
+@pytest.mark.parametrize("delta", [1e-3, 1e-8])
+def test_tight_zcdp_against_rdp_accountant(sigma, k, delta):
+    acct = rdp.RdpAccountant()
+    acct.compose(dp_accounting.GaussianDpEvent(sigma), k)
+    theirs = acct.get_epsilon(delta)
+    ours = acc.zcdp_to_dp(k / (2 * sigma ** 2), delta, "tight")
+    exact = acc.gaussian_epsilon(delta, math.sqrt(k) / sigma)
+    assert exact <= ours <= theirs * (1 + 1e-9)
+    assert ours >= 0.99 * theirs
+
+
+@pytest.mark.claim("core:Laplace exact profile")
+@pytest.mark.parametrize("b", [0.5, 1.0, 3.0])
+@pytest.mark.parametrize("eps", [0.0, 0.2, 0.9])
+def test_single_laplace_profile_inside_the_pld_bracket(b, eps):
+    pess = pld.from_laplace_mechanism(b, sensitivity=1.0, pessimistic_estimate=True,
+                                      value_discretization_interval=INTERVAL)
+    opt = pld.from_laplace_mechanism(b, sensitivity=1.0, pessimistic_estimate=False, use_connect_dots=False,
+                                     value_discretization_interval=INTERVAL)
+    ours = acc.laplace_delta(eps, 1.0 / b)
+    assert opt.get_delta_for_epsilon(eps) - TOL <= ours <= pess.get_delta_for_epsilon(eps) + TOL
+
+
+@pytest.mark.claim("core:optimal composition")
+@pytest.mark.parametrize("eps0", [0.1, 0.5])
+@pytest.mark.parametrize("k", [5, 40])
+@pytest.mark.parametrize("delta", [1e-4, 1e-7])
+def test_kov_optimum_inside_the_pld_bracket_of_randomized_response(eps0, k, delta):
+    """k-fold eps0 randomized response is the worst eps0-DP mechanism; its PLD brackets KOV."""
+    params = dp_accounting.pld.common.DifferentialPrivacyParameters(eps0, 0.0)
+    pess = pld.from_privacy_parameters(params, value_discretization_interval=INTERVAL).self_compose(k)
+    ours = acc.optimal_homogeneous_composition(eps0, 0.0, k, delta)
+    assert ours <= pess.get_epsilon_for_delta(delta) + TOL
+    # the loss of RR is +-eps0 (a grid point only up to rounding): the pessimistic PLD is within k*INTERVAL
+    assert ours >= pess.get_epsilon_for_delta(delta) - k * INTERVAL - TOL
+
+
+@pytest.mark.claim("core:certify")
+@pytest.mark.parametrize("b", [2.0, 10.0])
+@pytest.mark.parametrize("k", [1, 10, 40])
+def test_certify_laplace_composition_never_below_the_pld_lower_bound(b, k):
+    delta = 1e-6
+    lo, hi = laplace_bracket(b, k, delta)
+    cert = acc.certify(ledger_of([MechanismEvent("laplace", 1.0, "l1", noise_scale=b)] * k), delta)
+    assert cert.epsilon >= lo - TOL
+    # ours is a worst-case-over-eps0-DP bound (KOV) or zCDP: never better than the Laplace-specific PLD
+    assert cert.epsilon >= hi - k * INTERVAL - TOL
