@@ -89,9 +89,10 @@ class AuditRow:
     plot_data: dict = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict:
+        """The row as JSON values; an infinite epsilon (disjoint supports) is the string "inf"."""
         out = asdict(self)
         out.pop("plot_data")
-        return out
+        return {k: ("inf" if isinstance(v, float) and math.isinf(v) and v > 0 else v) for k, v in out.items()}
 
     @property
     def failed(self) -> bool:
@@ -540,7 +541,10 @@ def run_audit_command(args, *, cases: Sequence | None = None) -> int:
         rows = run_audit(paper, quick=quick, beta=beta, executor=executor, cases=cases, progress=progress,
                          samples=getattr(args, "samples", None))
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        try:
+            executor.shutdown(wait=True, cancel_futures=True)
+        except TypeError:        # executors without cancel_futures (Dask's ClientExecutor)
+            executor.shutdown(wait=True)
     total = time.perf_counter() - start
     print(format_table(rows))
     failed = [r.claim for r in rows if r.failed]

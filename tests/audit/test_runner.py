@@ -164,6 +164,19 @@ def test_command_writes_json_rows(tmp_path, capsys):
     assert rows[0]["exact_epsilon"] is None and rows[1]["exact_epsilon"] == pytest.approx(1.0)
 
 
+def disjoint_pair():
+    return [1.0, 0.0], [0.0, 1.0]
+
+
+@pytest.mark.claim("core:Audit report")
+def test_infinite_epsilon_is_written_as_the_string_inf(tmp_path):
+    case = ExactCase(claim=CLAIM, title="RR", distributions=functools.partial(rr_pair, 1.0), claimed_epsilon=1.0,
+                     certified_epsilon=1.0, negative_control=disjoint_pair, negative_control_note="disjoint")
+    assert run_audit_command(_args(tmp_path), cases=[case]) == 0
+    row = json.loads((tmp_path / "audit.json").read_text())["rows"][0]
+    assert row["negative_control_measured"] == "inf" and row["negative_control_detected"] is True
+
+
 @pytest.mark.claim("core:Audit input validation")
 def test_failed_audit_writes_no_report(tmp_path):
     with pytest.raises(AuditError):
