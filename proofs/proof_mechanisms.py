@@ -1,0 +1,122 @@
+"""High-precision checks of the mechanisms' constants and of the identities behind their accounting.
+
+Every hard-coded reference value carries, beside it, the mpmath expression and the
+working precision that produced it. Integrals are evaluated by ``mpmath.quad`` at 50
+digits, split at the kinks of the integrands.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from reference.privacy.mechanisms import exponential_mechanism_probabilities, truncated_geometric_pmf
+from reference.privacy.tree import tree_sensitivity
+
+DPS = 50
+
+
+@pytest.mark.claim("core:Exponential mechanism probabilities")
+@pytest.mark.parametrize("scores,sensitivity,epsilon,expected", [
+    # Z = 1 + exp(1/2) + e;  [1/Z, exp(1/2)/Z, e/Z]                         (mpmath, mp.dps = 50)
+    ([0.0, 1.0, 2.0], 1.0, 1.0, [0.1863237232258475770238007, 0.3071958857184983970731571,
+                                 0.5064803910556540259030421]),
+    # Z = sum_i exp(i/1000), i = 0..2;  exp(i/1000)/Z; the offset 1e15 cancels  (mpmath, mp.dps = 50)
+    ([1e15, 1e15 + 1, 1e15 + 2], 1.0, 2e-3, [0.3330000556110972101884286, 0.3333332222222499999935185,
+                                             0.3336667221666527898180528]),
+])
+def test_exponential_mechanism_reference_values(scores, sensitivity, epsilon, expected):
+    got = exponential_mechanism_probabilities(scores, sensitivity, epsilon)
+    np.testing.assert_allclose(got, expected, rtol=2e-15, atol=0)
+    # the monotone form at epsilon/2 is the same law
+    np.testing.assert_allclose(exponential_mechanism_probabilities(scores, sensitivity, epsilon / 2, monotone=True),
+                               expected, rtol=2e-15, atol=0)
+
+
+@pytest.mark.claim("core:Gumbel report-noisy-max is the exponential mechanism")
+@pytest.mark.parametrize("scores,b", [([0.0, 1.0, 2.0], 1.0), ([0.3, -1.2, 0.0, 2.5], 0.7)])
+def test_gumbel_max_selection_probabilities_are_the_softmax(scores, b):
+    """P(argmax_i (s_i + G_i) = i) = int g_b(x - s_i) prod_{j != i} G_b(x - s_j) dx (Gumbel(b) density g_b,
+    cdf G_b(y) = exp(-exp(-y/b))), evaluated by mpmath.quad at 50 digits, equals exp(s_i/b)/sum_j exp(s_j/b),
+    which is the package's exponential mechanism at epsilon = 2*Delta/b for any Delta."""
+    with mpmath.workdps(DPS):
+        s = [mpmath.mpf(v) for v in scores]
+        B = mpmath.mpf(b)
+
+        def cdf(y):
+            return mpmath.exp(-mpmath.exp(-y / B))
+
+        def pdf(y):
+            return mpmath.exp(-y / B - mpmath.exp(-y / B)) / B
+
+        probs = []
+        for i in range(len(s)):
+            def f(x, i=i):
+                val = pdf(x - s[i])
+                for j in range(len(s)):
+                    if j != i:
+                        val *= cdf(x - s[j])
+                return val
+            # Finite range: below min(s) - 8b every Gumbel cdf factor is < exp(-e^8); above max(s) + 130b the
+            # density is < e^-130. (Infinite ranges make mpmath evaluate exp(-e^(1e30)): far too slow.)
+            lo, hi = min(s) - 8 * B, max(s) + 130 * B
+            points = [lo, min(s), max(s) + 2 * B, max(s) + 10 * B, max(s) + 30 * B, max(s) + 70 * B, hi]
+            probs.append(mpmath.quad(f, points))
+        softmax = [mpmath.exp(v / B) / mpmath.fsum(mpmath.exp(u / B) for u in s) for v in s]
+        for p, q in zip(probs, softmax):
+            assert abs(p - q) < mpmath.mpf(10) ** -40
+    for delta in (0.25, 1.0, 4.0):
+        ours = exponential_mechanism_probabilities(scores, delta, 2 * delta / b)
+        np.testing.assert_allclose(ours, [float(q) for q in softmax], rtol=1e-14)
+
+
+@pytest.mark.claim("core:Laplace report-noisy-max privacy")
+@pytest.mark.parametrize("r", [0.01, 0.1, 0.5, 1.0, 2.0, 8.0])
+def test_laplace_noisy_max_worst_pair_loss_lies_strictly_between_r_and_2r(r):
+    """Two candidates, b = 1, scores (0, 0) -> (r, -r) (Delta = r, not monotone). Candidate 1 keeps
+    probability 1/2 -> P(Z1 - Z0 > 2r) = e^{-2r}(1 + r)/2 (closed form of the Laplace difference law),
+    so the loss is 2r - log(1 + r): above the monotone bound r for every r > 0, below the general bound 2r,
+    and (2r - log(1+r)) / (2r) -> 1: the factor 2 of the general bound cannot be improved.
+    The probability is also evaluated as int f(z) P(Z > z + 2r) dz by mpmath.quad at 50 digits."""
+    with mpmath.workdps(DPS):
+        R = mpmath.mpf(r)
+
+        def pdf(z):
+            return mpmath.exp(-abs(z)) / 2
+
+        def survival(y):
+            return mpmath.exp(-y) / 2 if y >= 0 else 1 - mpmath.exp(y) / 2
+
+        quad = mpmath.quad(lambda z: pdf(z) * survival(z + 2 * R), [-mpmath.inf, -2 * R, 0, mpmath.inf])
+        closed = mpmath.exp(-2 * R) * (1 + R) / 2
+        assert abs(quad - closed) < mpmath.mpf(10) ** -40
+        loss = mpmath.log(mpmath.mpf(1) / 2 / closed)
+        assert abs(loss - (2 * R - mpmath.log(1 + R))) < mpmath.mpf(10) ** -40
+        assert R < loss < 2 * R
+    if r == 1.0:
+        # 2 - log(2) = 1.30685281944005469058276787854   (mpmath: 2 - mpmath.log(2), mp.dps = 50)
+        assert float(loss) == pytest.approx(1.30685281944005469058276787854, rel=1e-15)
+
+
+@pytest.mark.claim("core:Truncated geometric law")
+@pytest.mark.parametrize("M,C", [
+    (0, 1.0),                              # 1/(2(1 - 2^-1))            (mpmath, mp.dps = 50)
+    (1, 0.6666666666666666666666667),      # 1/(2(1 - 2^-2)) = 2/3      (mpmath, mp.dps = 50)
+    (10, 0.5002442598925256472887152),     # 1/(2(1 - 2^-11))           (mpmath, mp.dps = 50)
+    (60, 0.5000000000000000002168404),     # 1/(2(1 - 2^-61))           (mpmath, mp.dps = 50)
+])
+def test_truncated_geometric_normalising_constant(M, C):
+    p = truncated_geometric_pmf(M)
+    assert p[0] == pytest.approx(C, rel=1e-15)
+    np.testing.assert_allclose(p[1:] / p[:-1], 0.5, rtol=0, atol=0)     # exact halving, atom to atom
+
+
+@pytest.mark.claim("core:Tree sensitivity")
+def test_tree_sensitivity_reference_values():
+    # sqrt(11) = 3.316624790355399849114933   (mpmath: mpmath.sqrt(11), mp.dps = 50); floor(log2 1024) + 1 = 11
+    assert tree_sensitivity(1024, 1.0) == pytest.approx(3.316624790355399849114933, rel=1e-15)
+    assert tree_sensitivity(1023, 2.0) == pytest.approx(2 * math.sqrt(10), rel=1e-15)
+    assert tree_sensitivity(1, 3.0) == 3.0
