@@ -117,6 +117,21 @@ def test_rate_case_row():
     assert run_case(wrong).verdict == "inconsistent"
 
 
+def sqrt_bound(x, *, c):
+    return c / np.sqrt(x)
+
+
+@pytest.mark.claim("core:Audit report")
+def test_rate_case_explicit_bound():
+    """E|N(0, 1/x)| = sqrt(2/(pi x)) ~ 0.80/sqrt(x): a bound 1/sqrt(x) holds, 0.5/sqrt(x) does not."""
+    kw = dict(claim=CLAIM, title="mean |N(0, 1/n)|", trial=rate_trial, grid=(100, 400, 1600), claimed_slope=-0.5,
+              repeats=6, relation="at_most", tolerance=0.1)
+    ok = run_case(RateCase(bound=functools.partial(sqrt_bound, c=1.0), **kw))
+    assert ok.bound_respected is True and ok.verdict == "consistent"
+    bad = run_case(RateCase(bound=functools.partial(sqrt_bound, c=0.5), **kw))
+    assert bad.bound_respected is False and bad.verdict == "inconsistent"
+
+
 @pytest.mark.claim("core:Audit input validation")
 def test_bad_input_is_a_clear_error():
     with pytest.raises(ParameterError):
