@@ -45,7 +45,7 @@ import numpy as np
 
 from .._validate import check_array, check_int, check_nonnegative, check_rng
 from ..claims import Claim
-from ..errors import AssumptionViolation, ParameterError, ShapeError
+from ..errors import AssumptionViolation, NonFiniteError, ParameterError, ShapeError
 from .ledger import RELATIONS, FrozenLedger, Ledger, MechanismEvent
 
 __all__ = [
@@ -154,21 +154,36 @@ class BinaryTreeAggregator:
             if norm > self.norm_bound * (1 + 1e-12):
                 raise AssumptionViolation(f"every item has l2 norm <= {self.norm_bound:g}",
                                           f"item {self.t + 1} has norm {norm:.6g}; nothing is clipped")
-        self.t += 1
-        t = self.t
+        t = self.t + 1
+        # The nodes completed by x_t: (h, t/2^h - 1) for every h with 2^h | t, bottom-up, each the sum of
+        # its children's exact sums. Computed in full before the tree is changed, so that a float64
+        # overflow is refused without leaving a half-written tree.
+        exact_new, noisy_new = {}, {}
         h = 0
         while t % (1 << h) == 0:
             j = t // (1 << h) - 1
             if h == 0:
                 exact = x
             else:
-                exact = self._exact[(h - 1, 2 * j)] + self._exact[(h - 1, 2 * j + 1)]
-            self._exact[(h, j)] = exact
-            if self.sigma > 0:
-                self._noisy[(h, j)] = exact + self.sigma * self.rng.standard_normal(self.shape)
-            else:
-                self._noisy[(h, j)] = exact.copy()
+                left = exact_new.get((h - 1, 2 * j), self._exact.get((h - 1, 2 * j)))
+                right = exact_new.get((h - 1, 2 * j + 1), self._exact.get((h - 1, 2 * j + 1)))
+                with np.errstate(over="ignore", invalid="ignore"):
+                    exact = left + right
+            exact_new[(h, j)] = exact
             h += 1
+        for node, exact in exact_new.items():          # noise drawn once per node, in bottom-up order
+            if self.sigma > 0:
+                with np.errstate(over="ignore"):
+                    noisy_new[node] = exact + self.sigma * self.rng.standard_normal(self.shape)
+            else:
+                noisy_new[node] = exact.copy()
+        for node in exact_new:
+            if not (np.all(np.isfinite(exact_new[node])) and np.all(np.isfinite(noisy_new[node]))):
+                raise NonFiniteError("x", "items whose node sums (and noisy node sums) stay finite in float64",
+                                     f"overflow in node {node} at t={t}")
+        self._exact.update(exact_new)
+        self._noisy.update(noisy_new)
+        self.t = t
         return self.prefix_sum(t)
 
     def prefix_sum(self, t=None):

@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+from reference.errors import ReferenceSpecError
 from scipy import stats
 
 from reference.errors import AssumptionViolation, NonFiniteError, ParameterError, ShapeError
@@ -284,3 +286,52 @@ def test_stream_misuse_is_refused():
     with pytest.raises(ParameterError) as info:
         tree.add([0.0, 0.0])                     # beyond the horizon T = 2
     assert info.value.name == "t"
+
+
+@pytest.mark.claim("core:Mechanism input validation")
+def test_overflowing_node_sums_are_refused_without_changing_the_tree():
+    tree = BinaryTreeAggregator(4, 0.0, np.random.default_rng(0), sensitivity=1.0)
+    tree.add(1e308)
+    with pytest.raises(NonFiniteError) as info:
+        tree.add(1e308)                            # node (1, 0) would be inf
+    assert info.value.name == "x" and tree.t == 1 and set(tree.node_sums()) == {(0, 0)}
+    assert tree.add(-1e308) == 0.0
+
+
+junk = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-3, 40),
+    st.just([]),
+    st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=1, max_size=5),
+    st.lists(st.lists(st.floats(), min_size=1, max_size=2), min_size=1, max_size=3),
+    st.sampled_from([None, "abc", True, np.array([1.0, 2.0]), {"a": 1}]),
+)
+
+
+def _drive_tree(a, b, c, rng):
+    tree = BinaryTreeAggregator(a, b, rng, sensitivity=c)
+    return [tree.add(x) for x in np.atleast_1d(np.asarray(c, dtype=float))]
+
+
+PUBLIC = [
+    lambda a, b, c, rng: private_prefix_sums(a, b, rng, sensitivity=c).prefix_sums,
+    lambda a, b, c, rng: private_prefix_sums(a, 1.0, rng, sensitivity=1.0, norm_bound=b, relation=c).prefix_sums,
+    _drive_tree,
+    lambda a, b, c, rng: BinaryTreeAggregator(8, 1.0, rng, sensitivity=1.0, ledger=Ledger(), label=a).add(b),
+    lambda a, b, c, rng: prefix_nodes(a),
+    lambda a, b, c, rng: nodes_containing(a, b),
+    lambda a, b, c, rng: max_nodes_per_item(a),
+    lambda a, b, c, rng: tree_sensitivity(a, b),
+]
+
+
+@pytest.mark.claim("core:Mechanism input validation")
+@pytest.mark.parametrize("index", range(len(PUBLIC)))
+@given(a=junk, b=junk, c=junk, seed=st.integers(0, 2**32 - 1))
+def test_junk_inputs_raise_package_errors_or_give_nan_free_results(index, a, b, c, seed):
+    """Every public function of tree.py, driven with arbitrary inputs: a package error or a NaN-free result."""
+    try:
+        out = PUBLIC[index](a, b, c, np.random.default_rng(seed))
+    except ReferenceSpecError:
+        return
+    assert not np.isnan(np.asarray(out, dtype=float)).any()
