@@ -862,14 +862,15 @@ def certify(ledger, delta) -> Certificate:
     eps_i-DP compose to (eps, delta_c); hence delta_c = delta - sum delta_i (error if
     <= 0). Candidates, each valid on its own, each rounded up:
 
-    * ``basic``: [DR14, Thm 3.16] over the pure events, plus, when there are Gaussian
-      events, one exact GDP block [DRS22 Cor 3.3; BW18 Thm 8] at delta_c;
+    * ``basic``: [DR14, Thm 3.16] over the pure events, plus, when there are also Gaussian
+      events, one exact GDP block [DRS22 Cor 3.3; BW18 Thm 8] at delta_c ("basic + GDP block");
     * ``advanced``: [DRV10] when all events are pure with one common epsilon;
     * ``optimal``: [KOV15, Thm 3.3] same condition (with a common delta_i it uses the
       exact (1-delta_i)^k form);
     * ``zCDP (standard)`` / ``zCDP (tight)``: rho of every event added [BS16] and
       converted at delta_c [BS16 Prop 1.3; CKS20 Prop 12];
-    * ``GDP (exact)``: when every event is Gaussian: exact [DRS22; BW18].
+    * ``GDP (exact)``: when every event is Gaussian: exact [DRS22; BW18]. (Events of zero
+      sensitivity are 0-DP and are left out of every method.)
 
     The certificate is the minimum. An empty ledger (or one whose events all have
     zero sensitivity) is (0, delta).
@@ -905,10 +906,11 @@ def certify(ledger, delta) -> Certificate:
 
     candidates: list[tuple[str, float]] = []
     # basic (with the Gaussians as one exact GDP block)
-    basic = sum((_q(e) for e in pure_eps), Fraction(0))
-    if gaussian_mus:
-        basic += _q(gaussian_epsilon(delta_c, gdp_compose(gaussian_mus)))
-    candidates.append(("basic" if not gaussian_mus else "basic + GDP block", _up_q(basic)))
+    if pure_eps:
+        basic = sum((_q(e) for e in pure_eps), Fraction(0))
+        if gaussian_mus:
+            basic += _q(gaussian_epsilon(delta_c, gdp_compose(gaussian_mus)))
+        candidates.append(("basic" if not gaussian_mus else "basic + GDP block", _up_q(basic)))
 
     homogeneous = not gaussian_mus and len(set(pure_eps)) == 1
     if homogeneous:
