@@ -474,13 +474,22 @@ def write_plots(rows: Sequence[AuditRow], directory: str) -> list[str]:
     written = []
     privacy = [r for r in rows if r.check != "rate"]
     if privacy:
-        fig, ax = plt.subplots(figsize=(8, 0.5 * len(privacy) + 1.5))
+        fig, ax = plt.subplots(figsize=(9, 0.5 * len(privacy) + 1.5))
         ys = np.arange(len(privacy))
-        ax.barh(ys, [r.plot_data["lower"] for r in privacy], color="tab:blue", label="measured (lower bound / exact)")
+        finite = [v for r in privacy for v in (r.plot_data["lower"], r.plot_data["claimed"], r.plot_data["control"])
+                  if v is not None and math.isfinite(v)]
+        edge = 1.15 * max(finite) if finite else 1.0      # where an infinite epsilon is drawn
+
+        def shown(v):
+            return edge if v is not None and math.isinf(v) else v
+
+        ax.barh(ys, [shown(r.plot_data["lower"]) for r in privacy], color="tab:blue",
+                label="measured (lower bound / exact)")
         ax.scatter([r.plot_data["claimed"] for r in privacy], ys, color="black", marker="|", s=300, label="claimed")
-        ax.scatter([r.plot_data["control"] for r in privacy], ys, color="tab:red", marker="x",
-                   label="negative control")
-        ax.set_yticks(ys, [r.claim for r in privacy], fontsize=7)
+        ax.scatter([shown(r.plot_data["control"]) for r in privacy], ys, color="tab:red", marker="x",
+                   label="negative control (right edge: infinite)")
+        labels = [f"{r.claim} | {r.title[:32]}" for r in privacy]
+        ax.set_yticks(ys, labels, fontsize=6)
         ax.set_xlabel("epsilon")
         ax.legend(fontsize=7)
         fig.tight_layout()
