@@ -354,7 +354,7 @@ def _tight_conversion_mp(rho: mpmath.mpf, log_inv_delta: mpmath.mpf, h: mpmath.m
 
 
 def _tight_conversion_float(t: float, rho: float, L: float) -> float:
-    h = math.exp(t)
+    h = math.exp(min(t, 700.0))     # a search aid only; the bound is evaluated in mpmath
     return (1 + h) * rho + (t - math.log1p(h)) + (L - math.log1p(h)) / h
 
 
@@ -389,7 +389,8 @@ def zcdp_to_dp(rho, delta, method: str = "standard") -> float:
             return _up(standard)
         Lf = float(L)
         t_std = 0.5 * (math.log(Lf) - math.log(rho))       # alpha - 1 = sqrt(L / rho)
-        lo, hi = max(t_std - 40.0, math.log(1e-12)), t_std + 40.0
+        lo = max(t_std - 40.0, math.log(1e-12))
+        hi = max(t_std + 40.0, lo + 1.0)
         res = optimize.minimize_scalar(_tight_conversion_float, bounds=(lo, hi), args=(rho, Lf),
                                        method="bounded", options={"xatol": 1e-12})
         best = min(_tight_conversion_mp(r, L, mpmath.exp(_mp(t)))
@@ -423,15 +424,16 @@ def zcdp_for_dp(epsilon, delta, method: str = "standard") -> float:
         Lf, ef = float(L), epsilon
 
         def neg_g(t: float) -> float:
-            h = math.exp(t)
+            h = math.exp(min(t, 700.0))     # a search aid only; g is evaluated in mpmath
             return -(ef - (t - math.log1p(h)) - (Lf - math.log1p(h)) / h) / (1 + h)
 
         def g_mp(t) -> mpmath.mpf:
             h = mpmath.exp(_mp(t))
             return (e - (mpmath.log(h) - mpmath.log1p(h)) - (L - mpmath.log1p(h)) / h) / (1 + h)
 
-        t_std = math.log(math.sqrt(Lf) / math.sqrt(float(standard)))   # standard optimum's order
-        lo, hi = max(t_std - 40.0, math.log(1e-12)), t_std + 40.0
+        t_std = float(mpmath.log(mpmath.sqrt(L / standard)))            # standard optimum's order
+        lo = max(t_std - 40.0, math.log(1e-12))
+        hi = max(t_std + 40.0, lo + 1.0)
         res = optimize.minimize_scalar(neg_g, bounds=(lo, hi), method="bounded",
                                        options={"xatol": 1e-12})
         best = max(g_mp(res.x), g_mp(t_std), standard)
@@ -450,6 +452,11 @@ def _gaussian_delta_mp(eps: mpmath.mpf, mu: mpmath.mpf) -> mpmath.mpf:
     """
     if mu == 0:
         return mpmath.mpf(0)
+    with mpmath.workdps(DPS):
+        if mpmath.mpf(mu) / 2 - mpmath.mpf(eps) / mpmath.mpf(mu) < -50:
+            # delta <= Phi(mu/2 - eps/mu) < Phi(-50) < 1e-400: far below the smallest float
+            # (5e-324), so this upper bound rounds to the same float as the exact value
+            return mpmath.mpf(10) ** -400
     dps = DPS
     while True:
         with mpmath.workdps(dps):

@@ -698,3 +698,27 @@ def test_certify_negative_control_catches_an_under_report():
     exact = acc.gaussian_epsilon(1e-5, acc.gdp_compose([0.2] * 10))
     assert broken < exact
     assert acc.certify(ledger_of(events), 1e-5).epsilon >= exact
+
+
+@pytest.mark.claim("core:zCDP to DP tight")
+@pytest.mark.parametrize("rho", [1e-300, 1e-30, 1.0, 1e30, 1e300])
+@pytest.mark.parametrize("delta", [1e-300, 0.5, 0.999999])
+def test_conversions_stay_finite_and_ordered_at_extremes(rho, delta):
+    """No NaN, no exception, tight <= standard, and the inverse never over-grants, across 600 decades."""
+    std, tight = acc.zcdp_to_dp(rho, delta, "standard"), acc.zcdp_to_dp(rho, delta, "tight")
+    assert 0 <= tight <= std and not math.isnan(tight)
+    back = acc.zcdp_for_dp(min(rho, 1e300), delta, "tight")
+    assert back >= acc.zcdp_for_dp(min(rho, 1e300), delta, "standard") >= 0
+    if back > 0:
+        assert acc.zcdp_to_dp(back, delta, "tight") <= min(rho, 1e300) * (1 + 1e-7)
+
+
+@pytest.mark.claim("core:Gaussian exact profile")
+@pytest.mark.parametrize("mu", [1e-300, 1e-8, 1e3, 1e8])
+def test_gaussian_profile_at_extreme_mu(mu):
+    for e in (0.0, 1e-300, 1.0, 1e8):
+        d = acc.gaussian_delta(e, mu)
+        assert 0 <= d <= 1     # 1 - 2 Phi(-500) rounds up to 1.0
+    for delta in (1e-300, 0.5):
+        e = acc.gaussian_epsilon(delta, mu)
+        assert e >= 0 and acc.gaussian_delta(e, mu) <= delta
