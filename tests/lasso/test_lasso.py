@@ -160,19 +160,27 @@ def test_same_seed_same_bits(selection):
     assert not np.array_equal(a.selected_index, c.selected_index)
 
 
-def test_incremental_residual_equals_the_direct_gradient():
-    """The speed path (rank-one residual update) against the plain formula, along a private run."""
+@pytest.mark.parametrize("mode", ["gradient", "residual"])
+def test_incremental_gradient_equals_the_direct_gradient(mode):
+    """The speed paths (affine gradient update / rank-one residual update) against the plain formula,
+    along a private run: same selections, iterates and gradients to rounding."""
     X, y = make(200, 50, 5)
-    res = lasso.private_lasso(X, y, 2.0, 1e-6, np.random.default_rng(0), T=60)
-    plain = lasso.private_lasso(X, y, 2.0, 1e-6, np.random.default_rng(0), T=60, incremental=False)
+    res = lasso.private_lasso(X, y, 2.0, 1e-6, np.random.default_rng(0), T=80, incremental=mode)
+    plain = lasso.private_lasso(X, y, 2.0, 1e-6, np.random.default_rng(0), T=80, incremental=False)
     assert np.array_equal(res.selected_index, plain.selected_index)
     assert np.allclose(res.iterates, plain.iterates, atol=1e-14)
-    grad = lasso.LassoGradient(X, y)
+    grad = lasso.LassoGradient(X, y, incremental=mode)
     g = grad(res.iterates[0])
-    for t in range(59):
-        grad.after_step(res.iterates[t + 1], res.step_sizes[t], fw.SignedBasis(50).vertex(res.selected_index[t]))
+    S = fw.SignedBasis(50)
+    for t in range(79):
+        grad.after_step(res.iterates[t + 1], res.step_sizes[t], S.vertex(res.selected_index[t]))
         g = grad(res.iterates[t + 1])
-    assert np.allclose(g, direct_gradient(res.iterates[-1], X, y), atol=1e-12)
+        assert np.allclose(g, direct_gradient(res.iterates[t + 1], X, y), atol=1e-12)
+    # a point the cache does not belong to is computed from the definition
+    other = res.iterates[40]
+    assert np.allclose(grad(other), direct_gradient(other, X, y), atol=1e-13)
+    with pytest.raises(ParameterError, match="incremental"):
+        lasso.LassoGradient(X, y, incremental="fast")
 
 
 def test_T_one_makes_no_draw_and_no_event():
