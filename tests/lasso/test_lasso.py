@@ -258,3 +258,19 @@ class TestBadInput:
             self.run(X=self.X[0])
         with pytest.raises(ParameterError, match="theta1"):
             self.run(theta1=np.array([1.0, 1.0, 0.0]))
+
+
+def test_companion_normalisation_gives_the_same_run():
+    """erm_geometry eq. (22) uses (1/(2n)) sum (...)^2: half the loss, so half L_1 and half Gamma; with the
+    noise scale of line 3 halved with it (same T), the selections are bit-identical (the Laplace draws
+    scale exactly by 1/2). The choice of normalisation changes nothing (catalogue D-02, P21)."""
+    X, y = make(60, 12, 9)
+    T = 30
+    res = lasso.private_lasso(X, y, 1.0, 1e-6, np.random.default_rng(5), T=T)
+    half = lambda th: 0.5 * direct_gradient(th, X, y)          # gradient of (1/(2n)) ||X th - y||^2
+    comp = fw.private_frank_wolfe_polytope(half, fw.SignedBasis(12), np.zeros(12), T,
+                                           noise_scale=0.5 * res.noise_scale,
+                                           score_sensitivity=0.5 * res.score_sensitivity,
+                                           rng=np.random.default_rng(5))
+    assert np.array_equal(comp.selected_index, res.selected_index)
+    assert np.array_equal(comp.theta, res.theta)
