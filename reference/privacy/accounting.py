@@ -53,6 +53,7 @@ from .ledger import FrozenLedger, Ledger, MechanismEvent
 
 __all__ = [
     "basic_composition", "advanced_composition", "optimal_homogeneous_composition",
+    "heterogeneous_composition",
     "zcdp_of_gaussian", "zcdp_of_pure", "zcdp_compose", "zcdp_to_dp", "zcdp_for_dp",
     "classic_gaussian_sigma", "analytic_gaussian_sigma", "gaussian_delta", "gaussian_epsilon",
     "gdp_compose", "laplace_delta", "event_epsilon", "event_rho", "event_mu",
@@ -76,6 +77,11 @@ CLAIMS = (
           "1 - (1-delta)^k (1 - sum_i C(k,i) max(0, e^{(k-i)eps} - e^{eps'+i eps}) / (1+e^eps)^k); "
           "the returned eps' is the smallest with profile <= delta_total.",
           "Kairouz-Oh-Viswanath 2015, Theorem 3.3"),
+    Claim("core:heterogeneous composition", "accounting",
+          "k adaptive eps_l-DP mechanisms compose to (min{sum eps_l, sum eps_l tanh(eps_l/2) + "
+          "sqrt(2 sum eps_l^2 ln(e + sqrt(sum eps_l^2)/delta')), sum eps_l tanh(eps_l/2) + "
+          "sqrt(2 sum eps_l^2 ln(1/delta'))}, delta')-DP.",
+          "Kairouz-Oh-Viswanath 2015, Theorem 3.5"),
     Claim("core:zCDP of Gaussian", "accounting",
           "The Gaussian mechanism with l2 sensitivity Delta and noise N(0, sigma^2) is Delta^2/(2 sigma^2)-zCDP.",
           "Bun-Steinke 2016, Proposition 1.6"),
@@ -321,6 +327,34 @@ def optimal_homogeneous_composition(epsilon, delta, k, delta_total) -> float:
             result = math.nextafter(result, math.inf) if result > 0 else 5e-324
             result = max(result, _up(eps_prime * (1 + mpmath.mpf(10) ** -14)))
         raise AccountingError("optimal composition: could not verify the root (please report)")
+
+
+def heterogeneous_composition(epsilons, delta_prime) -> tuple[float, float]:
+    """Composition of heterogeneous pure steps [KOV15, Theorem 3.5]; returns (eps, delta'), rounded up.
+
+    The k-fold adaptive composition of eps_l-DP mechanisms is (eps~, delta')-DP with
+
+        eps~ = min{ sum eps_l,
+                    sum eps_l (e^eps_l - 1)/(e^eps_l + 1) + sqrt(2 sum eps_l^2 ln(e + sqrt(sum eps_l^2)/delta')),
+                    sum eps_l (e^eps_l - 1)/(e^eps_l + 1) + sqrt(2 sum eps_l^2 ln(1/delta')) }.
+
+    (eps (e^eps - 1)/(e^eps + 1) = eps tanh(eps/2) <= eps^2/2, so the last term is never
+    above the zCDP route's sqrt(2 sum eps^2 ln(1/delta')) + sum eps^2/2.) The tests
+    check it against the exact composition of randomized responses.
+    """
+    eps = check_array(epsilons, "epsilons", ndim=1)
+    if np.any(eps < 0):
+        raise ParameterError("epsilons", "every epsilon_l >= 0", eps.min())
+    delta_prime = check_delta(delta_prime, "delta_prime")
+    with mpmath.workdps(DPS):
+        es = [_mp(v) for v in eps.tolist()]
+        d = _mp(delta_prime)
+        drift = mpmath.fsum(e * mpmath.tanh(e / 2) for e in es)
+        sq = mpmath.fsum(e * e for e in es)
+        second = drift + mpmath.sqrt(2 * sq * mpmath.log(mpmath.e + mpmath.sqrt(sq) / d))
+        third = drift + mpmath.sqrt(2 * sq * mpmath.log(1 / d))
+        basic = _up_q(sum((_q(v) for v in eps.tolist()), Fraction(0)))      # exact sum
+        return min(basic, _up(second), _up(third)), delta_prime
 
 
 # ---------------------------------------------------------------------------
@@ -874,6 +908,7 @@ def certify(ledger, delta) -> Certificate:
     * ``advanced``: [DRV10] when all events are pure with one common epsilon;
     * ``optimal``: [KOV15, Thm 3.3] same condition (with a common delta_i it uses the
       exact (1-delta_i)^k form);
+    * ``heterogeneous (KOV Thm 3.5)``: [KOV15, Thm 3.5] when there are no Gaussian events;
     * ``zCDP (standard)`` / ``zCDP (tight)``: rho of every event added [BS16] and
       converted at delta_c [BS16 Prop 1.3; CKS20 Prop 12];
     * ``GDP (exact)``: when every event is Gaussian: exact [DRS22; BW18]. (Events of zero
@@ -929,6 +964,9 @@ def certify(ledger, delta) -> Certificate:
             candidates.append(("optimal (KOV)", optimal_homogeneous_composition(e0, d0, k, delta)))
         else:
             candidates.append(("optimal (KOV)", optimal_homogeneous_composition(e0, 0.0, k, delta_c)))
+
+    if pure_eps and not gaussian_mus:
+        candidates.append(("heterogeneous (KOV Thm 3.5)", heterogeneous_composition(pure_eps, delta_c)[0]))
 
     rho_total = zcdp_compose([zcdp_of_pure(e) for e in pure_eps]
                              + [zcdp_of_gaussian(m, 1.0) for m in gaussian_mus])
