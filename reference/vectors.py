@@ -25,6 +25,7 @@ import numpy as np
 
 from .errors import ParameterError
 from .rng import RecordingRng, ReplayRng
+from .rng import _plain as _jsonable   # arrays and numpy scalars to plain JSON values
 
 FORMAT_VERSION = 1
 
@@ -45,18 +46,6 @@ def resolve(target: str) -> Callable:
     if not callable(obj):
         raise ParameterError("target", "a callable", target)
     return obj
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    return value
 
 
 @dataclass(frozen=True)
