@@ -833,6 +833,8 @@ def _check_event(event: object) -> MechanismEvent:
         raise AccountingError(f"a gaussian event needs an l2 sensitivity, got norm={event.norm!r}")
     if event.kind == "laplace" and event.norm != "l1":
         raise AccountingError(f"a laplace event needs an l1 sensitivity, got norm={event.norm!r}")
+    if event.kind == "claimed":
+        raise AccountingError(f"a 'claimed' event is a paper's statement no theorem certifies: {event.label!r}")
     return event
 
 
@@ -915,13 +917,20 @@ def certify(ledger, delta) -> Certificate:
       sensitivity are 0-DP and are left out of every method.)
 
     The certificate is the minimum. An empty ledger (or one whose events all have
-    zero sensitivity) is (0, delta).
+    zero sensitivity) is (0, delta). A ledger holding a ``claimed`` event (a guarantee a
+    paper states but no theorem certifies at that calibration) gets epsilon = inf, with
+    the events' labels as the method.
     """
     if isinstance(ledger, (Ledger, FrozenLedger)):
         events = tuple(ledger)
     else:
         raise ParameterError("ledger", "a Ledger or FrozenLedger", type(ledger).__name__)
     delta = check_delta(delta)
+    claimed = [e for e in events if isinstance(e, MechanismEvent) and e.kind == "claimed"]
+    if claimed:
+        # A claimed guarantee is not a proof: never report it as certified.
+        return Certificate(math.inf, delta, "not certifiable: " + "; ".join(e.label or "claimed event" for e in claimed),
+                           (), len(events), 0.0, tuple(sorted({e.relation for e in events})))
     events = tuple(_check_event(e) for e in events)
     relations = tuple(sorted({e.relation for e in events}))
     n = len(events)

@@ -19,7 +19,15 @@ kind                        norm         noise_scale   epsilon / delta
 ``report_noisy_max``        ``score``    b             -- (``noise`` = laplace|gumbel)
 ``pure``                    any          --            epsilon (a stated eps-DP step)
 ``approximate``             any          --            epsilon, delta (stated)
+``claimed``                 any          --            epsilon, delta (claimed only)
 ==========================  ===========  ============  ===============================
+
+``pure`` and ``approximate`` are for steps whose guarantee a cited theorem proves at
+the calibration used (the label names the theorem). ``claimed`` is for a step whose
+guarantee a paper states but no theorem the package trusts supports at this calibration
+(for instance a printed noise scale the audit refutes, or a caller's own noise scale).
+The accountant refuses to certify a ledger that holds one: ``certify`` returns an
+infinite epsilon, so a claimed guarantee is never reported as a proved one.
 
 ``score`` means: the largest change of any one candidate's score between
 neighbours (the l_inf change of the score vector).
@@ -33,7 +41,7 @@ from typing import Iterator
 from .._validate import check_delta, check_nonnegative, check_positive
 from ..errors import ParameterError
 
-KINDS = ("gaussian", "laplace", "exponential", "report_noisy_max", "pure", "approximate")
+KINDS = ("gaussian", "laplace", "exponential", "report_noisy_max", "pure", "approximate", "claimed")
 NORMS = ("l1", "l2", "linf", "score")
 RELATIONS = ("replace-one", "add-remove")
 
@@ -65,12 +73,14 @@ class MechanismEvent:
             if self.noise_scale is None:
                 raise ParameterError("noise_scale", f"given for a {self.kind} event", None)
             check_positive(self.noise_scale, "noise_scale")
-        if self.kind in ("exponential", "pure", "approximate"):
+        if self.kind in ("exponential", "pure", "approximate", "claimed"):
             if self.epsilon is None:
                 raise ParameterError("epsilon", f"given for a {self.kind} event", None)
             check_positive(self.epsilon, "epsilon")
         if self.kind == "approximate":
             check_delta(self.delta)
+        elif self.kind == "claimed":
+            check_delta(self.delta, allow_zero=True)
         elif self.delta != 0.0:
             raise ParameterError("delta", f"0 for a {self.kind} event", self.delta)
         if self.kind == "report_noisy_max" and self.noise not in ("laplace", "gumbel"):

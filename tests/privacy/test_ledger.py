@@ -47,3 +47,22 @@ def test_non_finite_sensitivity_is_refused():
 def test_ledger_only_takes_events():
     with pytest.raises(ParameterError):
         Ledger().record({"kind": "gaussian"})
+
+
+def test_a_claimed_event_is_never_certified():
+    """A paper's unproved statement in a ledger makes the whole run uncertifiable (epsilon = inf)."""
+    import math
+
+    from reference.errors import AccountingError
+    from reference.privacy.accounting import certify, event_epsilon
+
+    ledger = Ledger()
+    ledger.record(MechanismEvent("laplace", sensitivity=1.0, norm="l1", noise_scale=1.0))
+    assert certify(ledger, 1e-5).epsilon < math.inf
+    claimed = MechanismEvent("claimed", sensitivity=1.0, norm="l2", epsilon=1.0, delta=1e-3,
+                             label="printed noise, refuted")
+    ledger.record(claimed)
+    certificate = certify(ledger, 1e-5)
+    assert certificate.epsilon == math.inf and "printed noise, refuted" in certificate.method
+    with pytest.raises(AccountingError):
+        event_epsilon(claimed)
