@@ -15,6 +15,7 @@ from scipy import integrate, stats
 
 from reference.algorithms import erm_geometry as eg
 from reference.errors import AssumptionViolation, ParameterError
+from reference.privacy.accounting import certify
 
 from .helpers import ScalarQuadratic, SquaredLoss, unit_rows
 
@@ -80,8 +81,14 @@ def test_ledger_records_what_is_claimed_and_by_whom():
                                         lipschitz=2.0, lambda_max=1.0, rng=np.random.default_rng(0),
                                         calibration=calibration)
         (ev,) = res.ledger.events
-        assert ev.kind == "approximate" and ev.epsilon == 1.0 and ev.delta == 1e-3
+        assert ev.epsilon == 1.0 and ev.delta == 1e-3
         assert ("refuted" in ev.label) == (calibration == "paper")
+        # The printed noise is refuted: its ledger must never certify; KST12's noise is proved.
+        certificate = certify(res.ledger, 2e-3)   # a target delta above the event's own 1e-3
+        if calibration == "paper":
+            assert ev.kind == "claimed" and certificate.epsilon == math.inf
+        else:
+            assert ev.kind == "approximate" and certificate.epsilon <= 1.0
 
 
 @pytest.mark.claim("erm_geometry:Algorithm 2 line 1")

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from reference.algorithms import erm_geometry as eg
+from reference.geometry.width import width_l2_ball
 
 from .convergence import l1_vs_l2_table, linear_excess, loglog_slope, private_md_excess, signal_data
 from .helpers import LinearLoss, MatrixLinearLoss, SquaredLoss, unit_rows
@@ -131,7 +132,7 @@ def test_strongly_convex_steps_converge_faster():
 @pytest.mark.claim("erm_geometry:Theorem A.1")
 def test_theorem_A1_T_and_steps():
     pot = eg.EuclideanPotential(eg.Ball("l2", 4, 2.0))
-    G = eg.gaussian_width_l2_ball(4)
+    G = width_l2_ball(4)
     assert eg.theorem_A1_T(100, 0.5, pot) == math.floor((2.0 * 100 * 0.5) ** 2 / (G * G + 4.0))
     eta = eg.strongly_convex_step_sizes(3.0)
     assert [eta(t) for t in (1, 2, 10)] == [2 / 3, 1 / 3, 2 / 30]
