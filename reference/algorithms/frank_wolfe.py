@@ -86,7 +86,8 @@ class FrankWolfeResult:
 
     theta        theta_T, the output (line 5 of Alg 1 / line 6 of Alg 2)
     iterates     array (T, p): theta_1, ..., theta_T (None when ``keep_iterates=False``)
-    selected     array (T-1, p): tilde_theta_1, ..., tilde_theta_{T-1}
+    selected     array (T-1, p): tilde_theta_1, ..., tilde_theta_{T-1} (None when ``keep_iterates=False``;
+                 ``selected_index`` is always kept)
     selected_index  array (T-1,) of vertex indices (polytope variants; -1 when the LMO returned
                  a point not given by index, e.g. a general convex set)
     step_sizes   array (T-1,): mu_1, ..., mu_{T-1}
@@ -286,12 +287,19 @@ def _checked_gradient(gradient, theta, p) -> np.ndarray:
     return g
 
 
+def _records(theta, T: int, keep: bool):
+    """Preallocated (T, p) iterates and (T-1, p) selections (None when not kept: at p = 10^4 and
+    T = 3420 each is 270 MB), and the list of selected indices."""
+    if not keep:
+        return None, None, []
+    iterates = np.empty((T, theta.shape[0]))
+    iterates[0] = theta
+    return iterates, np.empty((T - 1, theta.shape[0])), []
+
+
 def _result(theta, iterates, selected, selected_index, mus, T, scale, ledger) -> FrankWolfeResult:
     return FrankWolfeResult(
-        theta=theta.copy(),
-        iterates=None if iterates is None else np.array(iterates),
-        selected=None if selected is None else (np.array(selected) if selected else
-                                                np.zeros((0, theta.shape[0]))),
+        theta=theta.copy(), iterates=iterates, selected=selected,
         selected_index=np.array(selected_index, dtype=np.int64),
         step_sizes=np.array(mus, dtype=float),
         T=T, noise_scale=float(scale), ledger=ledger.freeze(),
@@ -324,8 +332,7 @@ def frank_wolfe(gradient, lmo, theta1, T: int, *, step_size="paper",
     # Line 1: choose an arbitrary theta_1 from C (given by the caller)
     theta = _start(theta1, vs.dim if vs is not None else None)
     p = theta.shape[0]
-    iterates = [theta.copy()] if keep_iterates else None
-    selected, selected_index = [], []
+    iterates, selected, selected_index = _records(theta, T, keep_iterates)
     # Line 2: for t = 1 to T - 1
     for t in range(1, T):
         mu = mus[t - 1]
@@ -341,10 +348,10 @@ def frank_wolfe(gradient, lmo, theta1, T: int, *, step_size="paper",
         # Line 4: theta_{t+1} = theta_t + mu_t (tilde_theta_t - theta_t)
         theta = theta + mu * (vertex - theta)
         _after_step(gradient, theta, mu, vertex)
-        selected.append(vertex)
         selected_index.append(index)
         if keep_iterates:
-            iterates.append(theta.copy())
+            selected[t - 1] = vertex
+            iterates[t] = theta
     # Line 5: return theta_T
     return _result(theta, iterates, selected, selected_index, mus, T, 0.0, ledger)
 
@@ -393,8 +400,7 @@ def private_frank_wolfe_polytope(gradient, vertices, theta1, T: int, *, noise_sc
     # Line 1: choose an arbitrary theta_1 from C (public, given by the caller)
     theta = _start(theta1, S.dim)
     p = theta.shape[0]
-    iterates = [theta.copy()] if keep_iterates else None
-    selected, selected_index = [], []
+    iterates, selected, selected_index = _records(theta, T, keep_iterates)
     # Line 2: for t = 1 to T - 1
     for t in range(1, T):
         mu = mus[t - 1]
@@ -416,10 +422,10 @@ def private_frank_wolfe_polytope(gradient, vertices, theta1, T: int, *, noise_sc
         # Line 5: theta_{t+1} <- (1 - mu_t) theta_t + mu_t tilde_theta_t,  mu_t = 2/(t+2)
         theta = (1.0 - mu) * theta + mu * vertex
         _after_step(gradient, theta, mu, vertex)
-        selected.append(vertex)
         selected_index.append(index)
         if keep_iterates:
-            iterates.append(theta.copy())
+            selected[t - 1] = vertex
+            iterates[t] = theta
     # Line 6: output theta_priv = theta_T
     return _result(theta, iterates, selected, selected_index, mus, T, lam, ledger)
 
@@ -456,8 +462,7 @@ def private_frank_wolfe_general(gradient, lmo, theta1, T: int, *, sigma: float,
     # Line 1: choose an arbitrary theta_1 from C
     theta = _start(theta1, None)
     p = theta.shape[0]
-    iterates = [theta.copy()] if keep_iterates else None
-    selected, selected_index = [], []
+    iterates, selected, selected_index = _records(theta, T, keep_iterates)
     # Line 2: for t = 1 to T - 1
     for t in range(1, T):
         mu = mus[t - 1]
@@ -470,10 +475,10 @@ def private_frank_wolfe_general(gradient, lmo, theta1, T: int, *, sigma: float,
         # Line 4: theta_{t+1} <- (1 - mu) theta_t + mu tilde_theta_t
         theta = (1.0 - mu) * theta + mu * vertex
         _after_step(gradient, theta, mu, vertex)
-        selected.append(vertex)
         selected_index.append(-1)
         if keep_iterates:
-            iterates.append(theta.copy())
+            selected[t - 1] = vertex
+            iterates[t] = theta
     # Line 5: output theta_priv = theta_T
     return _result(theta, iterates, selected, selected_index, mus, T, sigma, ledger)
 
