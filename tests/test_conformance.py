@@ -67,6 +67,21 @@ def gaussian_drawing_its_own_way(value, sensitivity, sigma, rng):
     return value + rng.normal(0.0, sigma, size=value.shape)
 
 
+def lasso_with_half_the_noise(X, y, epsilon, delta, rng, **options):
+    """A private LASSO 'port' that calibrates its selection noise for twice the epsilon."""
+    from reference.algorithms.lasso import private_lasso
+
+    return private_lasso(X, y, 2 * epsilon, delta, rng, **options)
+
+
+@pytest.mark.parametrize("case", cases("lasso:Algorithm 2"), ids=lambda c: c.name)
+def test_both_checks_flag_a_lasso_with_half_the_noise(case):
+    ok_replay, _ = replay(run_case(case), case, lasso_with_half_the_noise)
+    ok_law, p_value, detail = distribution_check(case, lasso_with_half_the_noise)
+    assert not ok_replay
+    assert not ok_law, detail
+
+
 def test_replay_flags_a_wrong_noise_scale():
     case = cases("core:laplace_mechanism")[0]
     ok, detail = replay(run_case(case), case, laplace_with_wrong_scale)

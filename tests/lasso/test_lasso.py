@@ -274,3 +274,22 @@ def test_companion_normalisation_gives_the_same_run():
                                            rng=np.random.default_rng(5))
     assert np.array_equal(comp.selected_index, res.selected_index)
     assert np.array_equal(comp.theta, res.theta)
+
+
+def test_certified_bounds_on_the_optimum_bracket_it():
+    """lasso_minimum_lower_bound: lower <= L* <= upper, on an instance with L* = 0 known exactly
+    (y = X theta_0, ||theta_0||_1 = 1) and on one where the constraint binds (checked against scipy)."""
+    rng = np.random.default_rng(2)
+    X = rng.choice([-1.0, 1.0], size=(50, 6))
+    theta0 = np.array([0.5, -0.25, 0.25, 0, 0, 0])
+    lo, hi = lasso.lasso_minimum_lower_bound(X, X @ theta0, steps=3000)
+    assert lo <= 0.0 <= hi and hi - lo < 1e-2
+    from scipy.optimize import minimize
+
+    y = rng.uniform(-1, 1, 50)
+    lo, hi = lasso.lasso_minimum_lower_bound(X, y, radius=0.3, steps=3000)
+    cons = {"type": "ineq", "fun": lambda z: 0.3 - np.sum(z)}
+    sol = minimize(lambda z: lasso.lasso_loss(z[:6] - z[6:], X, y), np.zeros(12), bounds=[(0, None)] * 12,
+                   constraints=[cons], method="SLSQP", options={"ftol": 1e-12, "maxiter": 500})
+    assert lo - 1e-9 <= sol.fun <= hi + 1e-6
+    assert lasso.excess_risk(np.zeros(6), X, y, lo) >= lasso.lasso_loss(np.zeros(6), X, y) - hi
