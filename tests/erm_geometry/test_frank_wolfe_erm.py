@@ -14,6 +14,7 @@ from hypothesis import given, strategies as st
 from scipy import stats
 
 from reference.algorithms import erm_geometry as eg
+from reference.geometry.width import width_l2_ball
 from reference.algorithms import frank_wolfe as fw
 from reference.errors import AssumptionViolation, ParameterError
 from reference.privacy.ledger import FrozenLedger, MechanismEvent
@@ -197,7 +198,7 @@ def test_theorem_B2_explicit_bound():
     theta1 = ball.lmo(np.ones(p))
     h1 = eg.empirical_loss(SquaredLoss(), theta1, X, y) - Lstar
     sigma = res.noise_scale
-    bound = (2 * h1 + 2 * Gamma * (T - 1)) / (T * (T + 1)) + 2 * sigma * eg.gaussian_width_l2_ball(p) * (
+    bound = (2 * h1 + 2 * Gamma * (T - 1)) / (T * (T + 1)) + 2 * sigma * width_l2_ball(p) * (
         (T - 1) * (T + 2) / (T * (T + 1)))
     assert np.mean(ex) <= bound + 4 * np.std(ex, ddof=1) / math.sqrt(len(ex))
 

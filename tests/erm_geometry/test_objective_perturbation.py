@@ -14,6 +14,7 @@ import pytest
 from scipy import integrate, stats
 
 from reference.algorithms import erm_geometry as eg
+from reference.geometry.width import width_l2_ball
 from reference.errors import AssumptionViolation, ParameterError
 from reference.privacy.accounting import certify
 
@@ -134,7 +135,7 @@ def test_per_draw_inequality_17_18_and_expectation():
         rhs = res.noise @ (hat - res.theta) + res.zeta / 2 * np.sum((star - theta0) ** 2)
         assert lhs <= rhs + 1e-8
         excess.append(lhs)
-    bound = res.sigma * eg.gaussian_width_l2_ball(p) + res.zeta / 2 * 1.0
+    bound = res.sigma * width_l2_ball(p) + res.zeta / 2 * 1.0
     assert np.mean(excess) <= bound + 4 * np.std(excess) / math.sqrt(len(excess))
 
 
