@@ -12,12 +12,12 @@ algorithms of the papers need of a constraint set C:
 """
 
 from .mirror import EuclideanMap, MirrorMap, NegativeEntropyMap, PNormMap
-from .sets import (ConstraintSet, GroupL1L2Ball, L1Ball, L2Ball, NuclearBall, Polytope, Simplex,
+from .sets import (ConstraintSet, GroupL1L2Ball, L1Ball, L2Ball, LinfBall, NuclearBall, Polytope, Simplex,
                    project_l1_ball, project_simplex)
 from .width import GaussianWidth, gaussian_width
 
 __all__ = [
-    "ConstraintSet", "L2Ball", "L1Ball", "Simplex", "Polytope", "NuclearBall", "GroupL1L2Ball",
+    "ConstraintSet", "L2Ball", "L1Ball", "LinfBall", "Simplex", "Polytope", "NuclearBall", "GroupL1L2Ball",
     "project_simplex", "project_l1_ball", "GaussianWidth", "gaussian_width",
     "MirrorMap", "EuclideanMap", "NegativeEntropyMap", "PNormMap",
 ]

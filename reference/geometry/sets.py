@@ -32,6 +32,7 @@ shifted by the point. Polytope membership is a linear program (scipy.optimize.li
 
 from __future__ import annotations
 
+import itertools
 import math
 from abc import ABC, abstractmethod
 
@@ -43,7 +44,7 @@ from .._validate import check_array, check_int, check_nonnegative, check_positiv
 from ..errors import ParameterError, ShapeError, SolverError
 
 __all__ = [
-    "ConstraintSet", "L2Ball", "L1Ball", "Simplex", "Polytope", "NuclearBall", "GroupL1L2Ball",
+    "ConstraintSet", "L2Ball", "L1Ball", "LinfBall", "Simplex", "Polytope", "NuclearBall", "GroupL1L2Ball",
     "project_simplex", "project_l1_ball", "vector_norm",
 ]
 
@@ -278,6 +279,45 @@ class L1Ball(ConstraintSet):
     def _radius(self, norm):
         # Extreme points +-r e_j have every p-norm equal to r.
         return self.r
+
+
+class LinfBall(ConstraintSet):
+    """{x in R^dim : ||x||_inf <= radius}, the box [-radius, radius]^dim = conv{-r, r}^dim.
+
+    Vertex order: lexicographic over (-r, +r) per coordinate (itertools.product order), so the
+    first vertex is (-r, ..., -r). LMO: v_j = -r where g_j >= 0 and +r where g_j < 0, which is
+    the lowest-index optimal vertex (g_j = 0 gives -r). Projection: coordinatewise clipping.
+    ``vertices()`` lists all 2^dim vertices and is refused above dim = 16.
+    """
+
+    def __init__(self, dim: int, radius: float = 1.0):
+        self.shape = (_check_dim(dim),)
+        self.r = check_positive(radius, "radius")
+
+    def _repr_args(self) -> str:
+        return f"(dim={self.dim}, radius={self.r})"
+
+    def _excess(self, x):
+        return (float(np.max(np.abs(x))) if x.size else 0.0) - self.r
+
+    def vertices(self):
+        if self.dim > 16:
+            raise ParameterError("C", "a box of dimension <= 16 (it has 2^dim vertices)", self.dim)
+        signs = np.array(list(itertools.product((-1.0, 1.0), repeat=self.dim)))
+        return self.r * signs
+
+    def _lmo(self, g):
+        return -self.r * np.where(g >= 0, 1.0, -1.0)
+
+    def support(self, g):
+        return self.r * float(np.sum(np.abs(self._point(g, "g"))))
+
+    def _project(self, x):
+        return np.clip(x, -self.r, self.r)
+
+    def _radius(self, norm):
+        # attained at every vertex (+-r, ..., +-r)
+        return {"l1": self.r * self.dim, "l2": self.r * math.sqrt(self.dim), "linf": self.r}[norm]
 
 
 class Simplex(ConstraintSet):

@@ -7,6 +7,7 @@ Exact where a formula exists:
 
 - l2 ball of radius r in R^d:  r * sqrt(2) Gamma((d+1)/2) / Gamma(d/2)          (closed form)
 - l1 ball of radius r:         r * E max_j |g_j| = r * int_0^inf [1 - erf(x/sqrt 2)^d] dx
+- l_inf ball (box) of radius r: r * E ||g||_1 = r * d * sqrt(2/pi)                   (closed form)
 - probability simplex:         E max_j g_j = int_0^inf [1 - Phi(x)^d] dx - int_{-inf}^0 Phi(x)^d dx
 - grouped l1/l2 ball:          r * E max_j ||g^(j)||_2 = r * int_0^inf [1 - prod_j F_{chi_kj}(t)] dt
 
@@ -30,9 +31,9 @@ from scipy import integrate, special
 from .._validate import check_int, check_probability, check_rng
 from ..claims import Claim
 from ..errors import ParameterError
-from .sets import ConstraintSet, GroupL1L2Ball, L1Ball, L2Ball, NuclearBall, Polytope, Simplex
+from .sets import ConstraintSet, GroupL1L2Ball, L1Ball, L2Ball, LinfBall, NuclearBall, Polytope, Simplex
 
-__all__ = ["GaussianWidth", "gaussian_width", "width_l2_ball", "width_l1_ball", "width_simplex",
+__all__ = ["GaussianWidth", "gaussian_width", "width_l2_ball", "width_l1_ball", "width_linf_ball", "width_simplex",
            "width_group_ball", "support_batch"]
 
 
@@ -79,6 +80,12 @@ def _gamma_half_ratio(x: float) -> float:
         return (1.0 / 12.0 - (1.0 / 360.0 - (1.0 / 1260.0 - 1.0 / (1680.0 * z2)) / z2) / z2) / z
 
     return math.sqrt(x) * math.exp((x * math.log1p(0.5 / x) - 0.5) + (S(x + 0.5) - S(x)))
+
+
+def width_linf_ball(dim: int, radius: float = 1.0) -> float:
+    """r E||g||_1 = r d sqrt(2/pi) (E|g_j| = sqrt(2/pi))."""
+    dim = check_int(dim, "dim")
+    return float(radius) * dim * math.sqrt(2.0 / math.pi)
 
 
 _QUAD = dict(epsabs=1e-14, epsrel=1e-13, limit=200)
@@ -158,6 +165,8 @@ def support_batch(C: ConstraintSet, G: np.ndarray) -> np.ndarray:
         return C.r * np.linalg.norm(G, axis=1)
     if isinstance(C, L1Ball):
         return C.r * np.max(np.abs(G), axis=1)
+    if isinstance(C, LinfBall):
+        return C.r * np.sum(np.abs(G), axis=1)
     if isinstance(C, Simplex):
         return np.max(G, axis=1)
     if isinstance(C, Polytope):
@@ -192,7 +201,7 @@ def gaussian_width(C: ConstraintSet, *, rng: np.random.Generator | None = None, 
                    confidence: float = 0.95, method: str = "auto") -> GaussianWidth:
     """The Gaussian width of C.
 
-    ``method="auto"``: exact (closed form or quadrature) for L2Ball, L1Ball, Simplex and
+    ``method="auto"``: exact (closed form or quadrature) for L2Ball, L1Ball, LinfBall, Simplex and
     GroupL1L2Ball; Monte Carlo for Polytope and NuclearBall (then ``rng`` is required).
     ``method="monte carlo"`` forces Monte Carlo for any set (for cross-checks).
     """
@@ -207,6 +216,9 @@ def gaussian_width(C: ConstraintSet, *, rng: np.random.Generator | None = None, 
         if isinstance(C, L1Ball):
             v, e = width_l1_ball(C.dim, C.r)
             return GaussianWidth(v, v - e, v + e, "quadrature")
+        if isinstance(C, LinfBall):
+            v = width_linf_ball(C.dim, C.r)
+            return GaussianWidth(v, v, v, "closed form")
         if isinstance(C, Simplex):
             v, e = width_simplex(C.dim)
             return GaussianWidth(v, v - e, v + e, "quadrature")

@@ -6,6 +6,7 @@ closed forms, eigenvalues of G^T G (for the top singular value), and scipy's SLS
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize
 
 from reference.errors import NonFiniteError, ParameterError, ShapeError
-from reference.geometry.sets import (GroupL1L2Ball, L1Ball, L2Ball, NuclearBall, Polytope, Simplex,
+from reference.geometry.sets import (GroupL1L2Ball, L1Ball, L2Ball, LinfBall, NuclearBall, Polytope, Simplex,
                                      project_l1_ball, project_simplex)
 
 finite = st.floats(-50, 50, allow_nan=False, allow_infinity=False)
@@ -37,6 +38,8 @@ def brute_support(C, g):
         return float(np.max(C.vertices() @ g))
     if isinstance(C, L2Ball):
         return C.r * math.sqrt(float(g @ g))
+    if isinstance(C, LinfBall):   # all 2^d sign vectors, enumerated here
+        return max(C.r * float(np.dot(s, g)) for s in itertools.product((-1.0, 1.0), repeat=C.dim))
     if isinstance(C, NuclearBall):
         return C.r * sigma_max(g)
     if isinstance(C, GroupL1L2Ball):
@@ -46,7 +49,7 @@ def brute_support(C, g):
 
 @st.composite
 def sets_and_points(draw):
-    kind = draw(st.sampled_from(["l2", "l1", "simplex", "polytope", "nuclear", "group"]))
+    kind = draw(st.sampled_from(["l2", "l1", "linf", "simplex", "polytope", "nuclear", "group"]))
     if kind == "nuclear":
         d1, d2 = draw(st.integers(1, 4)), draw(st.integers(1, 4))
         C = NuclearBall((d1, d2), draw(radii))
@@ -60,6 +63,8 @@ def sets_and_points(draw):
         C = L2Ball(d, draw(radii))
     elif kind == "l1":
         C = L1Ball(d, draw(radii))
+    elif kind == "linf":
+        C = LinfBall(d, draw(radii))
     elif kind == "simplex":
         C = Simplex(d)
     elif kind == "group":
@@ -111,6 +116,8 @@ def test_l1_and_simplex_lmo_agree_with_their_vertex_polytopes(d, r, data):
     np.testing.assert_array_equal(B.lmo(g), Polytope(B.vertices()).lmo(g))
     S = Simplex(d)
     np.testing.assert_array_equal(S.lmo(g), Polytope(S.vertices()).lmo(g))
+    Box = LinfBall(d, r)     # integer g: ties (g_j = 0) break to the lowest-index vertex
+    np.testing.assert_array_equal(Box.lmo(g), Polytope(Box.vertices()).lmo(g))
 
 
 @pytest.mark.claim("core:LMO optimality")
@@ -141,6 +148,8 @@ def test_lmo_of_zero_gradient_is_a_documented_extreme_point():
     assert L2Ball(3, 2.0).lmo(np.zeros(3)).tolist() == [2.0, 0.0, 0.0]
     assert L1Ball(3, 2.0).lmo(np.zeros(3)).tolist() == [2.0, 0.0, 0.0]
     assert Simplex(3).lmo(np.zeros(3)).tolist() == [1.0, 0.0, 0.0]
+    assert LinfBall(3, 2.0).lmo(np.zeros(3)).tolist() == [-2.0, -2.0, -2.0]   # its first vertex
+    assert LinfBall(3, 2.0).vertices()[0].tolist() == [-2.0, -2.0, -2.0]
     assert NuclearBall((2, 2), 1.0).lmo(np.zeros((2, 2))).tolist() == [[1.0, 0.0], [0.0, 0.0]]
 
 
@@ -217,7 +226,7 @@ def test_projection_closed_forms():
 @given(st.integers(1, 7), radii)
 def test_radius_and_diameter_closed_forms(d, r):
     norms = {"l1": lambda v: np.abs(v).sum(), "l2": np.linalg.norm, "linf": lambda v: np.abs(v).max()}
-    for C in (L1Ball(d, r), Simplex(d), Polytope(np.random.default_rng(d).normal(size=(5, d)))):
+    for C in (L1Ball(d, r), LinfBall(d, r), Simplex(d), Polytope(np.random.default_rng(d).normal(size=(5, d)))):
         V = C.vertices()
         for name, f in norms.items():
             # convex functions attain their max over a polytope at vertices (pairs of vertices)
@@ -252,6 +261,12 @@ def test_bad_inputs_raise_specific_errors():
         L1Ball(3, -1.0)
     with pytest.raises(NonFiniteError):
         L1Ball(3, math.inf)
+    with pytest.raises(ParameterError):
+        LinfBall(3, -1.0)
+    with pytest.raises(ParameterError):
+        LinfBall(0, 1.0)
+    with pytest.raises(ParameterError):
+        LinfBall(17).vertices()          # 2^17 vertices: refused
     with pytest.raises(ParameterError):
         Simplex(0)
     with pytest.raises(ParameterError):

@@ -14,16 +14,16 @@ import numpy as np
 import pytest
 
 from reference.errors import ParameterError
-from reference.geometry.sets import GroupL1L2Ball, L1Ball, L2Ball, NuclearBall, Polytope, Simplex
+from reference.geometry.sets import GroupL1L2Ball, L1Ball, L2Ball, LinfBall, NuclearBall, Polytope, Simplex
 from reference.geometry.width import (GaussianWidth, gaussian_width, width_group_ball, width_l1_ball,
-                                      width_l2_ball, width_simplex)
+                                      width_l2_ball, width_linf_ball, width_simplex)
 
 CONF = 1 - 1e-6
 
 
 @pytest.mark.claim("core:Gaussian width exact values")
 @pytest.mark.parametrize("C", [L2Ball(7, 1.3), L1Ball(50, 2.0), Simplex(30), Simplex(2),
-                               GroupL1L2Ball(12, 3, 0.5), GroupL1L2Ball(9, [1, 3, 5], 1.0)],
+                               GroupL1L2Ball(12, 3, 0.5), GroupL1L2Ball(9, [1, 3, 5], 1.0), LinfBall(6, 0.7)],
                          ids=lambda C: repr(C))
 def test_exact_width_lies_in_the_monte_carlo_interval(C):
     exact = gaussian_width(C)
@@ -44,6 +44,9 @@ def test_exact_widths_agree_across_formulas():
     assert width_l1_ball(1)[0] == pytest.approx(math.sqrt(2 / math.pi), rel=1e-13)
     assert width_l2_ball(1) == pytest.approx(math.sqrt(2 / math.pi), rel=1e-13)
     assert width_simplex(1)[0] == 0.0
+    # the box [-r, r]^1 is the l1 ball of R^1; a box is a product, so its width is additive in d
+    assert width_linf_ball(1, 2.5) == pytest.approx(width_l1_ball(1, 2.5)[0], rel=1e-13)
+    assert width_linf_ball(7) == pytest.approx(7 * width_l2_ball(1), rel=1e-13)
     assert width_simplex(2)[0] == pytest.approx(1 / math.sqrt(math.pi), rel=1e-12)
     # the width scales linearly with the radius
     assert gaussian_width(L1Ball(9, 3.0)).value == pytest.approx(3 * gaussian_width(L1Ball(9)).value, rel=1e-13)
