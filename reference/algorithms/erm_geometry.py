@@ -42,6 +42,7 @@ from .._validate import (check_array, check_delta, check_epsilon, check_int, che
                          check_positive, check_rng)
 from ..claims import Algorithm, Claim
 from ..errors import AccountingError, AssumptionViolation, ParameterError, ShapeError
+from ..geometry.sets import ConstraintSet, GroupL1L2Ball, L1Ball, L2Ball, LinfBall, NuclearBall, Simplex
 from ..geometry.width import width_group_ball, width_l1_ball, width_l2_ball
 from ..privacy.ledger import FrozenLedger, Ledger, MechanismEvent
 
@@ -209,168 +210,36 @@ CLAIMS = (
 
 
 # ---------------------------------------------------------------------------
-# Constraint sets this paper's potentials live on.
+# Constraint sets: the sets of reference.geometry.sets (one implementation of membership,
+# LMO, projection and radius for every paper). This paper uses the l2, l1 and l_inf balls,
+# the probability simplex, the grouped l1/l2 ball and the nuclear-norm ball.
 
-SET_KINDS = ("l2", "l1", "linf", "simplex", "group", "nuclear")
-
-
-@dataclass(frozen=True)
-class Ball:
-    """A constraint set C of the paper: ``kind`` ball of ``radius`` in R^dim (or a matrix space).
-
-    kinds: ``l2`` / ``l1`` / ``linf`` balls about the origin, the probability ``simplex``
-    (radius ignored, must be 1), the grouped l1/l2 ball ``group`` (blocks of ``block``
-    consecutive coordinates, Section 3.2) and the nuclear-norm ball ``nuclear`` of
-    ``shape`` = (d1, d2) matrices.
-    """
-
-    kind: str
-    dim: int
-    radius: float = 1.0
-    block: int = 1
-    shape: tuple = ()
-
-    def __post_init__(self) -> None:
-        if self.kind not in SET_KINDS:
-            raise ParameterError("Ball.kind", f"one of {SET_KINDS}", self.kind)
-        check_int(self.dim, "Ball.dim", 1)
-        check_positive(self.radius, "Ball.radius")
-        if self.kind == "simplex" and self.radius != 1.0:
-            raise ParameterError("Ball.radius", "1 for the probability simplex", self.radius)
-        if self.kind == "group":
-            check_int(self.block, "Ball.block", 1)
-        if self.kind == "nuclear":
-            if len(self.shape) != 2 or self.shape[0] * self.shape[1] != self.dim:
-                raise ParameterError("Ball.shape", "(d1, d2) with d1*d2 == dim for a nuclear ball", self.shape)
-        elif self.shape not in ((), (self.dim,)):
-            raise ParameterError("Ball.shape", "() or (dim,) for a vector set", self.shape)
-
-    @staticmethod
-    def nuclear_ball(d1: int, d2: int, radius: float = 1.0) -> "Ball":
-        return Ball("nuclear", int(d1) * int(d2), radius, shape=(int(d1), int(d2)))
-
-    @property
-    def point_shape(self) -> tuple:
-        return self.shape if self.kind == "nuclear" else (self.dim,)
-
-    def blocks(self) -> list[slice]:
-        k = self.block
-        return [slice(s, min(s + k, self.dim)) for s in range(0, self.dim, k)]
-
-    def norm(self, theta: np.ndarray) -> float:
-        """The gauge of the set's own norm (||.||_C / radius is <= 1 exactly on C)."""
-        theta = np.asarray(theta, dtype=float)
-        if self.kind == "l2":
-            return float(np.linalg.norm(theta.ravel()))
-        if self.kind in ("l1", "simplex"):
-            return float(np.sum(np.abs(theta)))
-        if self.kind == "linf":
-            return float(np.max(np.abs(theta)))
-        if self.kind == "group":
-            return float(sum(np.linalg.norm(theta[b]) for b in self.blocks()))
-        return float(np.sum(np.linalg.svd(theta, compute_uv=False)))
-
-    def contains(self, theta, atol: float = 1e-9) -> bool:
-        theta = np.asarray(theta, dtype=float)
-        if theta.shape != self.point_shape or not np.all(np.isfinite(theta)):
-            return False
-        if self.kind == "simplex":
-            return bool(np.all(theta >= -atol) and abs(theta.sum() - 1.0) <= atol)
-        return self.norm(theta) <= self.radius + atol
-
-    def l2_radius(self) -> float:
-        """max over C of ||theta||_2 (the 'radius' the proofs need, erm_geometry-E06)."""
-        if self.kind == "linf":
-            return self.radius * math.sqrt(self.dim)
-        if self.kind == "simplex":
-            return 1.0
-        return self.radius
-
-    def lmo(self, g: np.ndarray) -> np.ndarray:
-        """argmin over C of <g, v> (lowest index on ties)."""
-        g = np.asarray(g, dtype=float)
-        r = self.radius
-        if self.kind == "l2":
-            nrm = np.linalg.norm(g)
-            return np.zeros_like(g) if nrm == 0 else -r * g / nrm
-        if self.kind == "l1":
-            j = int(np.argmax(np.abs(g)))
-            v = np.zeros_like(g)
-            v[j] = -r * (1.0 if g[j] >= 0 else -1.0)
-            return v
-        if self.kind == "linf":
-            return -r * np.where(g >= 0, 1.0, -1.0)
-        if self.kind == "simplex":
-            v = np.zeros_like(g)
-            v[int(np.argmin(g))] = 1.0
-            return v
-        if self.kind == "group":
-            norms = [np.linalg.norm(g[b]) for b in self.blocks()]
-            j = int(np.argmax(norms))
-            v = np.zeros_like(g)
-            if norms[j] > 0:
-                b = self.blocks()[j]
-                v[b] = -r * g[b] / norms[j]
-            return v
-        u, _, vt = np.linalg.svd(g)
-        return -r * np.outer(u[:, 0], vt[0])
-
-    def project(self, x: np.ndarray) -> np.ndarray:
-        """Euclidean projection onto C (l2, l1, linf balls and the simplex)."""
-        x = np.asarray(x, dtype=float)
-        r = self.radius
-        if self.kind == "l2":
-            nrm = np.linalg.norm(x)
-            return x.copy() if nrm <= r else x * (r / nrm)
-        if self.kind == "linf":
-            return np.clip(x, -r, r)
-        if self.kind == "simplex":
-            return _project_simplex(x, 1.0)
-        if self.kind == "l1":
-            if np.sum(np.abs(x)) <= r:
-                return x.copy()
-            return np.sign(x) * _project_simplex(np.abs(x), r)
-        raise ParameterError("Ball.kind", "l2, l1, linf or simplex for a Euclidean projection", self.kind)
+SETS = (L2Ball, L1Ball, LinfBall, Simplex, GroupL1L2Ball, NuclearBall)
 
 
-def _project_simplex(v: np.ndarray, s: float) -> np.ndarray:
-    """Euclidean projection of v onto {w >= 0, sum w = s} (sort-based, exact up to rounding)."""
-    u = np.sort(v)[::-1]
-    css = np.cumsum(u) - s
-    idx = np.arange(1, len(v) + 1)
-    rho = np.nonzero(u - css / idx > 0)[0][-1]
-    tau = css[rho] / (rho + 1.0)
-    return np.maximum(v - tau, 0.0)
+def as_constraint_set(constraint_set: Any) -> ConstraintSet:
+    """``constraint_set`` itself, checked to be one of the reference.geometry sets this paper uses."""
+    if not isinstance(constraint_set, SETS):
+        raise ParameterError("constraint_set", "an L2Ball / L1Ball / LinfBall / Simplex / GroupL1L2Ball / "
+                             "NuclearBall of reference.geometry.sets", type(constraint_set).__name__)
+    return constraint_set
 
 
-def as_ball(constraint_set: Any) -> Ball:
-    """A :class:`Ball` for this module's sets, or for reference.geometry's sets by their class."""
-    if isinstance(constraint_set, Ball):
-        return constraint_set
-    name = type(constraint_set).__name__
-    kinds = {"L2Ball": "l2", "L1Ball": "l1", "Simplex": "simplex", "LinfBall": "linf", "Box": "linf",
-             "NuclearBall": "nuclear", "GroupL1L2Ball": "group"}
-    if name not in kinds:
-        raise ParameterError("constraint_set", "a Ball or an L2Ball / L1Ball / Simplex / NuclearBall / "
-                             "GroupL1L2Ball of reference.geometry", name)
-    kind = kinds[name]
-    dim = int(getattr(constraint_set, "dim"))
-    radius = getattr(constraint_set, "r", None)
-    if radius is None or callable(radius):
-        radius = getattr(constraint_set, "radius", 1.0)
-    radius = 1.0 if kind == "simplex" or callable(radius) else float(radius)
-    if kind == "nuclear":
-        shape = tuple(getattr(constraint_set, "shape"))
-        return Ball.nuclear_ball(shape[0], shape[1], radius)
-    if kind == "group":
-        block = int(getattr(constraint_set, "block", 1))
-        sizes = tuple(getattr(constraint_set, "sizes", ()))
-        expected = tuple([block] * (dim // block) + ([dim % block] if dim % block else []))
-        if sizes and sizes != expected:
-            raise ParameterError("constraint_set", "consecutive blocks of one size k (the last may be shorter), "
-                                 "as in Section 3.2", sizes)
-        return Ball("group", dim, radius, block=block)
-    return Ball(kind, dim, radius)
+def _require_set(constraint_set: Any, kinds: tuple, what: str) -> ConstraintSet:
+    C = as_constraint_set(constraint_set)
+    if not isinstance(C, kinds):
+        raise ParameterError("ball", what, repr(C))
+    return C
+
+
+def same_set(a: ConstraintSet, b: ConstraintSet) -> bool:
+    """True when a and b are the same set (same class, shape, radius and blocks)."""
+    return (type(a) is type(b) and a.shape == b.shape and getattr(a, "r", None) == getattr(b, "r", None)
+            and getattr(a, "sizes", None) == getattr(b, "sizes", None))
+
+
+def _blocks(C: GroupL1L2Ball) -> list[slice]:
+    return [slice(a, b) for a, b in zip(C.bounds[:-1], C.bounds[1:])]
 
 
 # ---------------------------------------------------------------------------
@@ -406,7 +275,7 @@ class Potential:
     """Interface of a mirror-descent potential Psi: C -> R (Section 2.2 / 3.2)."""
 
     name = "potential"
-    ball: Ball
+    ball: ConstraintSet   # the set C (a reference.geometry set)
 
     def psi(self, theta: np.ndarray) -> float:
         raise NotImplementedError
@@ -459,13 +328,11 @@ class EuclideanPotential(Potential):
 
     name = "euclidean"
 
-    def __init__(self, ball: Ball, theta0: np.ndarray | None = None):
-        self.ball = as_ball(ball)
-        if self.ball.kind not in ("l2", "l1", "linf", "simplex"):
-            raise ParameterError("ball", "an l2, l1 or linf ball or the simplex for the Euclidean potential",
-                                 self.ball.kind)
+    def __init__(self, ball: ConstraintSet, theta0: np.ndarray | None = None):
+        self.ball = _require_set(ball, (L2Ball, L1Ball, LinfBall, Simplex),
+                                 "an l2, l1 or linf ball or the simplex for the Euclidean potential")
         if theta0 is None:
-            theta0 = (np.full(self.ball.dim, 1.0 / self.ball.dim) if self.ball.kind == "simplex"
+            theta0 = (np.full(self.ball.dim, 1.0 / self.ball.dim) if isinstance(self.ball, Simplex)
                       else np.zeros(self.ball.dim))
         theta0 = check_array(theta0, "theta0", ndim=1, shape=(self.ball.dim,))
         if not self.ball.contains(theta0):
@@ -488,13 +355,11 @@ class EuclideanPotential(Potential):
     @property
     def range(self):
         b = self.ball
-        if b.kind == "l2":
-            return 0.5 * (b.radius + float(np.linalg.norm(self.theta0))) ** 2
-        if b.kind in ("l1", "simplex"):
-            r = b.radius
-            verts = np.vstack([r * np.eye(b.dim), -r * np.eye(b.dim)]) if b.kind == "l1" else np.eye(b.dim)
-            return 0.5 * float(np.max(np.sum((verts - self.theta0) ** 2, axis=1)))
-        return 0.5 * float(np.sum((b.radius + np.abs(self.theta0)) ** 2))
+        if isinstance(b, L2Ball):
+            return 0.5 * (b.r + float(np.linalg.norm(self.theta0))) ** 2
+        if isinstance(b, (L1Ball, Simplex)):
+            return 0.5 * float(np.max(np.sum((b.vertices() - self.theta0) ** 2, axis=1)))
+        return 0.5 * float(np.sum((b.r + np.abs(self.theta0)) ** 2))
 
     def q_norm(self, v):
         return float(np.linalg.norm(v))
@@ -520,10 +385,8 @@ class EntropyPotential(Potential):
 
     name = "entropy"
 
-    def __init__(self, ball: Ball):
-        self.ball = as_ball(ball)
-        if self.ball.kind != "simplex":
-            raise ParameterError("ball", "the probability simplex for the entropy potential", self.ball.kind)
+    def __init__(self, ball: ConstraintSet):
+        self.ball = _require_set(ball, (Simplex,), "the probability simplex for the entropy potential")
 
     def psi(self, theta):
         theta = np.asarray(theta, dtype=float)
@@ -583,15 +446,13 @@ class LqPotential(Potential):
 
     name = "lq"
 
-    def __init__(self, ball: Ball, q: float | None = None, constant: str = "resolved"):
-        self.ball = as_ball(ball)
-        if self.ball.kind != "l1":
-            raise ParameterError("ball", "an l1 ball for the l_q potential of Fact 3.4", self.ball.kind)
+    def __init__(self, ball: ConstraintSet, q: float | None = None, constant: str = "resolved"):
+        self.ball = _require_set(ball, (L1Ball,), "an l1 ball for the l_q potential of Fact 3.4")
         self.k = 2 * self.ball.dim
         self.q = lq_exponent(self.k) if q is None else float(q)
         if not 1.0 < self.q <= 2.0:
             raise ParameterError("q", "1 < q <= 2 (Fact 3.4)", self.q)
-        r = self.ball.radius
+        r = self.ball.r
         if constant == "resolved":
             self.c = self.k ** (2.0 * (1.0 - 1.0 / self.q)) / (2.0 * (self.q - 1.0) * r * r)
         elif constant == "paper":
@@ -624,7 +485,7 @@ class LqPotential(Potential):
 
     def mirror_step(self, theta, g, eta):
         z = self.grad(theta) - eta * np.asarray(g, dtype=float)
-        r = self.ball.radius
+        r = self.ball.r
 
         def point(lam):
             return self.grad_conjugate(np.sign(z) * np.maximum(np.abs(z) - lam, 0.0))
@@ -636,21 +497,21 @@ class LqPotential(Potential):
 
     @property
     def range(self):
-        return self.c * self.ball.radius ** 2
+        return self.c * self.ball.r ** 2
 
     def q_norm(self, v):
-        return float(np.sum(np.abs(v))) / self.ball.radius
+        return float(np.sum(np.abs(v))) / self.ball.r
 
     def q_dual_norm(self, g):
-        return self.ball.radius * float(np.max(np.abs(g)))
+        return self.ball.r * float(np.max(np.abs(g)))
 
     @property
     def q_radius(self):
-        return self.ball.radius
+        return self.ball.r
 
     @property
     def q_width(self):
-        return self.ball.radius * width_l1_ball(self.ball.dim)[0]
+        return self.ball.r * width_l1_ball(self.ball.dim)[0]
 
 
 class GroupPotential(Potential):
@@ -665,24 +526,22 @@ class GroupPotential(Potential):
 
     name = "group"
 
-    def __init__(self, ball: Ball):
-        self.ball = as_ball(ball)
-        if self.ball.kind != "group":
-            raise ParameterError("ball", "a grouped l1/l2 ball for the group potential", self.ball.kind)
-        mb = len(self.ball.blocks())
+    def __init__(self, ball: ConstraintSet):
+        self.ball = _require_set(ball, (GroupL1L2Ball,), "a grouped l1/l2 ball for the group potential")
+        mb = len(self.ball.sizes)
         self.blocks_count = mb
         self.kappa = 2.0 if mb <= 2 else 1.0 + 1.0 / math.log(mb)
         self.xi = 1.0 if mb == 1 else (0.5 if mb == 2 else 1.0 / (math.e * math.log(mb)))
 
     def psi(self, theta):
-        u = np.asarray(theta, dtype=float) / self.ball.radius
-        return float(sum(np.linalg.norm(u[b]) ** self.kappa for b in self.ball.blocks()) / (self.kappa * self.xi))
+        u = np.asarray(theta, dtype=float) / self.ball.r
+        return float(sum(np.linalg.norm(u[b]) ** self.kappa for b in _blocks(self.ball)) / (self.kappa * self.xi))
 
     def grad(self, theta):
-        r = self.ball.radius
+        r = self.ball.r
         u = np.asarray(theta, dtype=float) / r
         out = np.zeros_like(u)
-        for b in self.ball.blocks():
+        for b in _blocks(self.ball):
             nb = np.linalg.norm(u[b])
             if nb > 0:
                 out[b] = nb ** (self.kappa - 2.0) * u[b] / self.xi
@@ -698,9 +557,9 @@ class GroupPotential(Potential):
         return np.zeros(self.ball.dim)
 
     def mirror_step(self, theta, g, eta):
-        r = self.ball.radius
+        r = self.ball.r
         z = r * (self.grad(theta) - eta * np.asarray(g, dtype=float))  # dual point in the u = theta/r scale
-        blocks = self.ball.blocks()
+        blocks = _blocks(self.ball)
 
         def point(lam):
             u = np.zeros_like(z)
@@ -722,18 +581,18 @@ class GroupPotential(Potential):
         return 1.0 / (self.kappa * self.xi)
 
     def q_norm(self, v):
-        return self.ball.norm(v) / self.ball.radius
+        return self.ball.group_norm(v) / self.ball.r
 
     def q_dual_norm(self, g):
-        return self.ball.radius * float(max(np.linalg.norm(np.asarray(g)[b]) for b in self.ball.blocks()))
+        return self.ball.r * float(max(np.linalg.norm(np.asarray(g)[b]) for b in _blocks(self.ball)))
 
     @property
     def q_radius(self):
-        return self.ball.radius
+        return self.ball.r
 
     @property
     def q_width(self):
-        return self.ball.radius * width_group_ball(tuple(b.stop - b.start for b in self.ball.blocks()))[0]
+        return self.ball.r * width_group_ball(self.ball.sizes)[0]
 
 
 class NuclearPotential(Potential):
@@ -747,10 +606,8 @@ class NuclearPotential(Potential):
 
     name = "nuclear"
 
-    def __init__(self, ball: Ball, constant: str = "resolved"):
-        self.ball = as_ball(ball)
-        if self.ball.kind != "nuclear":
-            raise ParameterError("ball", "a nuclear-norm ball for the spectral potential", self.ball.kind)
+    def __init__(self, ball: ConstraintSet, constant: str = "resolved"):
+        self.ball = _require_set(ball, (NuclearBall,), "a nuclear-norm ball for the spectral potential")
         self.m = min(self.ball.shape)
         self.q = 1.0 / (2.0 * math.log(2 * self.m))
         if constant == "resolved":
@@ -762,11 +619,11 @@ class NuclearPotential(Potential):
         self.constant = constant
 
     def psi(self, theta):
-        s = np.linalg.svd(np.asarray(theta, dtype=float) / self.ball.radius, compute_uv=False)
+        s = np.linalg.svd(np.asarray(theta, dtype=float) / self.ball.r, compute_uv=False)
         return float(self.c * np.sum(s ** (1 + self.q)))
 
     def grad(self, theta):
-        r = self.ball.radius
+        r = self.ball.r
         u, s, vt = np.linalg.svd(np.asarray(theta, dtype=float) / r, full_matrices=False)
         return (u * (self.c * (1 + self.q) * s ** self.q)) @ vt / r
 
@@ -774,7 +631,7 @@ class NuclearPotential(Potential):
         return np.zeros(self.ball.shape)
 
     def mirror_step(self, theta, g, eta):
-        r = self.ball.radius
+        r = self.ball.r
         z = r * (self.grad(theta) - eta * np.asarray(g, dtype=float))
         a, s, bt = np.linalg.svd(z, full_matrices=False)
 
@@ -790,20 +647,20 @@ class NuclearPotential(Potential):
         return self.c
 
     def q_norm(self, v):
-        return float(np.sum(np.linalg.svd(np.asarray(v, dtype=float), compute_uv=False))) / self.ball.radius
+        return float(np.sum(np.linalg.svd(np.asarray(v, dtype=float), compute_uv=False))) / self.ball.r
 
     def q_dual_norm(self, g):
-        return self.ball.radius * float(np.linalg.norm(np.asarray(g, dtype=float), ord=2))
+        return self.ball.r * float(np.linalg.norm(np.asarray(g, dtype=float), ord=2))
 
     @property
     def q_radius(self):
-        return self.ball.radius
+        return self.ball.r
 
     @property
     def q_width(self):
         """Upper bound sqrt(d1) + sqrt(d2) on E||G||_op (Gordon); the paper cites O(sqrt m)."""
         d1, d2 = self.ball.shape
-        return self.ball.radius * (math.sqrt(d1) + math.sqrt(d2))
+        return self.ball.r * (math.sqrt(d1) + math.sqrt(d2))
 
 
 # ---------------------------------------------------------------------------
@@ -939,8 +796,8 @@ def _check_potential_matches(potential: Potential, constraint_set: Any) -> None:
                              type(potential).__name__)
     if constraint_set is None:
         return
-    ball = as_ball(constraint_set)
-    if ball != potential.ball:
+    ball = as_constraint_set(constraint_set)
+    if not same_set(ball, potential.ball):
         raise AssumptionViolation(
             "the potential Psi is defined on the constraint set C of Algorithm 1",
             f"{potential.name} potential is defined on {potential.ball}, but C = {ball}")
@@ -1026,7 +883,7 @@ def noisy_mirror_descent(X, y, loss, potential: Potential, *, epsilon: float, de
     if theta1 is None:
         theta = potential.minimizer()
     else:
-        theta = check_array(theta1, "theta1", shape=potential.ball.point_shape)
+        theta = check_array(theta1, "theta1", shape=potential.ball.shape)
         if not potential.ball.contains(theta):
             raise AssumptionViolation("theta_1 is a point of C (Algorithm 1 line 2)")
     ledger = Ledger()
@@ -1063,7 +920,7 @@ def noisy_mirror_descent_nonprivate(X, y, loss, potential: Potential, *, T: int,
     rng = check_rng(rng)
     _check_potential_matches(potential, None)
     etas = _step_sizes(eta, T)
-    shape = potential.ball.point_shape
+    shape = potential.ball.shape
     dim = int(np.prod(shape))
     cov = np.asarray(noise_cov, dtype=float)
     cov = cov * np.eye(dim) if cov.ndim == 0 else check_array(cov, "noise_cov", ndim=2, shape=(dim, dim))
@@ -1147,7 +1004,7 @@ def strongly_convex_step_sizes(strong_convexity: float) -> Callable[[int], float
 def theorem_A1_T(n: int, epsilon: float, potential: Potential) -> int:
     """T = (||C||_2 n eps)^2 / (G^2 + ||C||_2^2) of Theorem A.1, with ||C||_2 the l2 radius of C and
     G the width of Q (erm_geometry-E06, -E23)."""
-    r = potential.ball.l2_radius()
+    r = potential.ball.radius("l2")
     G = potential.q_width
     return max(1, int(math.floor((r * n * epsilon) ** 2 / (G * G + r * r))))
 
@@ -1224,7 +1081,7 @@ def _perturbed_objective(loss, X, y, zeta, theta0, b):
     return value_and_grad
 
 
-def _polish(value_and_grad, ball: Ball, theta: np.ndarray, smoothness: float, tol: float,
+def _polish(value_and_grad, ball: ConstraintSet, theta: np.ndarray, smoothness: float, tol: float,
             max_iter: int = 20000) -> np.ndarray:
     """Accelerated projected gradient (FISTA with restart) from scipy's point, step 1/smoothness,
     until the Frank-Wolfe gap is <= tol/10 or the iteration cap."""
@@ -1248,28 +1105,28 @@ def _polish(value_and_grad, ball: Ball, theta: np.ndarray, smoothness: float, to
     return x
 
 
-def _fw_gap(value_and_grad, ball: Ball, theta) -> float:
+def _fw_gap(value_and_grad, ball: ConstraintSet, theta) -> float:
     g = value_and_grad(theta)[1]
     return float(g @ (theta - ball.lmo(g)))
 
 
-def _solve_over_ball(value_and_grad, ball: Ball, start: np.ndarray, tol: float) -> tuple[np.ndarray, str]:
+def _solve_over_ball(value_and_grad, ball: ConstraintSet, start: np.ndarray, tol: float) -> tuple[np.ndarray, str]:
     """Minimise a smooth convex function over C with scipy; returns a feasible point."""
     p = ball.dim
     f = lambda th: value_and_grad(th)[0]  # noqa: E731
     jac = lambda th: value_and_grad(th)[1]  # noqa: E731
-    if ball.kind == "linf":
+    if isinstance(ball, LinfBall):
         res = optimize.minimize(f, start, jac=jac, method="L-BFGS-B",
-                                bounds=[(-ball.radius, ball.radius)] * p,
+                                bounds=[(-ball.r, ball.r)] * p,
                                 options={"ftol": 1e-15, "gtol": tol * 1e-3, "maxiter": 10000})
         return ball.project(res.x), "scipy L-BFGS-B (box bounds)"
-    if ball.kind == "l2":
-        cons = {"type": "ineq", "fun": lambda th: ball.radius ** 2 - th @ th, "jac": lambda th: -2.0 * th}
+    if isinstance(ball, L2Ball):
+        cons = {"type": "ineq", "fun": lambda th: ball.r ** 2 - th @ th, "jac": lambda th: -2.0 * th}
         res = optimize.minimize(f, start, jac=jac, method="SLSQP", constraints=[cons],
                                 options={"ftol": 1e-15, "maxiter": 1000})
         return ball.project(res.x), "scipy SLSQP (||theta||^2 <= r^2)"
-    if ball.kind in ("l1", "simplex"):
-        if ball.kind == "simplex":
+    if isinstance(ball, (L1Ball, Simplex)):
+        if isinstance(ball, Simplex):
             cons = [{"type": "eq", "fun": lambda th: np.sum(th) - 1.0, "jac": lambda th: np.ones(p)}]
             res = optimize.minimize(f, start, jac=jac, method="SLSQP", bounds=[(0.0, 1.0)] * p,
                                     constraints=cons, options={"ftol": 1e-15, "maxiter": 1000})
@@ -1277,12 +1134,12 @@ def _solve_over_ball(value_and_grad, ball: Ball, start: np.ndarray, tol: float) 
         # theta = u - v with u, v >= 0, sum(u + v) <= r
         g2 = lambda uv: f(uv[:p] - uv[p:])  # noqa: E731
         j2 = lambda uv: np.concatenate([jac(uv[:p] - uv[p:]), -jac(uv[:p] - uv[p:])])  # noqa: E731
-        cons = [{"type": "ineq", "fun": lambda uv: ball.radius - np.sum(uv), "jac": lambda uv: -np.ones(2 * p)}]
+        cons = [{"type": "ineq", "fun": lambda uv: ball.r - np.sum(uv), "jac": lambda uv: -np.ones(2 * p)}]
         uv0 = np.concatenate([np.maximum(start, 0), np.maximum(-start, 0)])
         res = optimize.minimize(g2, uv0, jac=j2, method="SLSQP", bounds=[(0.0, None)] * (2 * p),
                                 constraints=cons, options={"ftol": 1e-15, "maxiter": 1000})
         return ball.project(res.x[:p] - res.x[p:]), "scipy SLSQP (split l1)"
-    raise ParameterError("constraint_set", "an l2, l1 or linf ball or the simplex for Algorithm 2", ball.kind)
+    raise ParameterError("constraint_set", "an l2, l1 or linf ball or the simplex for Algorithm 2", repr(ball))
 
 
 def objective_perturbation(X, y, loss, constraint_set, *, epsilon: float, delta: float, lipschitz: float,
@@ -1315,11 +1172,11 @@ def objective_perturbation(X, y, loss, constraint_set, *, epsilon: float, delta:
         raise ParameterError("lambda_min", "finite and <= lambda_max", lambda_min)
     tol = check_positive(tol, "tol")
     rng = check_rng(rng)
-    ball = as_ball(constraint_set)
-    if ball.dim != p or ball.kind in ("group", "nuclear"):
-        raise ParameterError("constraint_set", f"an l2 / l1 / linf ball or simplex of dimension {p}", ball)
+    ball = as_constraint_set(constraint_set)
+    if ball.shape != (p,) or not isinstance(ball, (L2Ball, L1Ball, LinfBall, Simplex)):
+        raise ParameterError("constraint_set", f"an l2 / l1 / linf ball or simplex of dimension {p}", repr(ball))
     if theta0 is None:
-        theta0 = np.full(p, 1.0 / p) if ball.kind == "simplex" else np.zeros(p)
+        theta0 = np.full(p, 1.0 / p) if isinstance(ball, Simplex) else np.zeros(p)
     theta0 = check_array(theta0, "theta0", ndim=1, shape=(p,))
     if not ball.contains(theta0):
         raise AssumptionViolation("theta_0 lies in C (Algorithm 2 line 2: 'theta_0 in C is fixed')")
@@ -1451,14 +1308,14 @@ def private_frank_wolfe_general(X, y, loss, constraint_set, *, epsilon: float, d
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     L2 = check_positive(lipschitz, "lipschitz")
     T = check_int(T, "T", 1)
-    ball = as_ball(constraint_set)
+    ball = as_constraint_set(constraint_set)
     if calibration == "paper":
         sigma = paper_sigma_algorithm5(epsilon, delta, L2, n, T, literal=literal_sigma)
     elif calibration == "certified":   # T - 1 Gaussian steps; the same accountant-driven search as Algorithm 1
         sigma = certified_gaussian_sigma(epsilon, delta, 2.0 * L2 / n, T - 1) if T > 1 else 1.0
     else:
         raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
-    theta1 = ball.lmo(np.ones(ball.dim)) if theta1 is None else theta1
+    theta1 = ball.lmo(np.ones(ball.shape)) if theta1 is None else theta1
     return fw.private_frank_wolfe_general(_data_gradient(loss, X, y, L2, "l2"), ball.lmo, theta1, T,
                                           sigma=sigma, l2_sensitivity=2.0 * L2 / n, rng=rng,
                                           step_size=step_size, label="erm_geometry Algorithm 5")

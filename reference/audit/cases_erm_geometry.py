@@ -32,6 +32,7 @@ import math
 import mpmath
 import numpy as np
 
+from ..geometry.sets import L2Ball
 from .cases import Bonferroni, ExactCase, PrivacyCase, RateCase, per_output, repeat
 
 N1, EPS1, DELTA1 = 10, 2.0, 0.01          # Algorithm 1 audit regime (see the module docstring)
@@ -60,7 +61,7 @@ def _alg1_data(flip: bool):
 def alg1_one_run(X, rng, *, sigma):
     from ..algorithms import erm_geometry as eg
 
-    pot = eg.EuclideanPotential(eg.Ball("l2", 1, 1e6))
+    pot = eg.EuclideanPotential(L2Ball(1, 1e6))
     return float(eg.noisy_mirror_descent(X, np.zeros(len(X)), _Linear(), pot, epsilon=EPS1, delta=DELTA1,
                                          lipschitz=1.0, T=2, eta=1.0, rng=rng, sigma=sigma).theta[0])
 
@@ -236,7 +237,7 @@ def cor36_trial(T, rng):
     T = int(T)
     p = 4
     X = np.tile(np.eye(p)[0], (8, 1))
-    pot = eg.EuclideanPotential(eg.Ball("l2", p, 1.0))
+    pot = eg.EuclideanPotential(L2Ball(p, 1.0))
     eta = eg.corollary_3_6_parameters(pot, 1.0, 1.0, T)
     res = eg.noisy_mirror_descent_nonprivate(X, np.zeros(8), _LinearP(), pot, T=T, eta=eta, noise_cov=1.0, rng=rng)
     g = X.mean(axis=0)
@@ -254,7 +255,7 @@ class _LinearP:
 def cor36_bound(T):
     from ..algorithms import erm_geometry as eg
 
-    pot = eg.EuclideanPotential(eg.Ball("l2", 4, 1.0))
+    pot = eg.EuclideanPotential(L2Ball(4, 1.0))
     T = int(T)
     return eg.corollary_3_6_bound(pot, 1.0, 1.0, T, eg.corollary_3_6_parameters(pot, 1.0, 1.0, T))
 

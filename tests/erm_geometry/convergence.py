@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from reference.algorithms import erm_geometry as eg
+from reference.geometry.sets import L1Ball, L2Ball
 
 from .helpers import LinearLoss
 
@@ -26,7 +27,7 @@ def signal_data(n: int, p: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return X, np.zeros(n)
 
 
-def linear_excess(theta, X, ball: eg.Ball) -> float:
+def linear_excess(theta, X, ball) -> float:
     """Excess empirical risk of the linear loss <x, theta> over C: <gbar, theta> - min_C <gbar, .>."""
     g = X.mean(axis=0)
     return float(g @ theta - g @ ball.lmo(g))
@@ -37,7 +38,7 @@ def private_md_excess(kind: str, n: int, p: int, seed: int, epsilon: float = 1.0
     """One run of Algorithm 1 with the Theorem 3.2 (proof) parameters on the linear loss; the
     potential of Section 3.2 for the set: Euclidean on the l2 ball (13), l_q on the l1 ball (14)."""
     X, y = signal_data(n, p, seed)
-    ball = eg.Ball(kind, p, 1.0)
+    ball = L2Ball(p, 1.0) if kind == "l2" else L1Ball(p, 1.0)
     pot = eg.EuclideanPotential(ball) if kind == "l2" else eg.LqPotential(ball)
     T, eta = eg.theorem_3_2_parameters(n, epsilon, delta, 1.0, pot)
     res = eg.noisy_mirror_descent(X, y, LinearLoss(), pot, epsilon=epsilon, delta=delta, lipschitz=1.0, T=T,
@@ -53,8 +54,8 @@ def l1_vs_l2_table(ps=(8, 64, 512), n: int = 2000, seeds: int = 10, epsilon: flo
             vals = [private_md_excess(kind, n, p, s, epsilon, delta) for s in range(seeds)]
             ex = np.array([v[0] for v in vals])
             row[kind] = (float(ex.mean()), float(ex.std(ddof=1) / math.sqrt(seeds)), vals[0][1])
-        pot2 = eg.EuclideanPotential(eg.Ball("l2", p))
-        pot1 = eg.LqPotential(eg.Ball("l1", p))
+        pot2 = eg.EuclideanPotential(L2Ball(p))
+        pot1 = eg.LqPotential(L1Ball(p))
         row["G_l2"], row["G_l1"] = pot2.q_width, pot1.q_width
         rows.append(row)
     return rows

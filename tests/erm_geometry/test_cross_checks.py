@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from reference.algorithms import erm_geometry as eg
+from reference.geometry.sets import GroupL1L2Ball, L1Ball, L2Ball, Simplex
 
 from .helpers import LinearLoss, unit_rows
 
@@ -49,10 +50,10 @@ def test_mirror_steps_agree_with_the_geometry_module():
     for _ in range(20):
         g, eta = rng.standard_normal(6), float(rng.uniform(0.05, 3))
         x = rng.dirichlet(np.ones(6))
-        ours = eg.EntropyPotential(eg.Ball("simplex", 6)).mirror_step(x, g, eta)
+        ours = eg.EntropyPotential(Simplex(6)).mirror_step(x, g, eta)
         np.testing.assert_allclose(ours, mirror.NegativeEntropyMap().mirror_step(x, g, eta, sets.Simplex(6)),
                                    rtol=1e-12)
-        for ours_ball, theirs in ((eg.Ball("l2", 6, 1.5), sets.L2Ball(6, 1.5)), (eg.Ball("l1", 6, 0.7), sets.L1Ball(6, 0.7))):
+        for ours_ball, theirs in ((L2Ball(6, 1.5), sets.L2Ball(6, 1.5)), (L1Ball(6, 0.7), sets.L1Ball(6, 0.7))):
             y = ours_ball.project(rng.standard_normal(6))
             np.testing.assert_allclose(eg.EuclideanPotential(ours_ball).mirror_step(y, g, eta),
                                        mirror.EuclideanMap().mirror_step(y, g, eta, theirs), atol=1e-12)
@@ -65,7 +66,7 @@ def test_noise_actually_added_has_the_recorded_scale_and_is_fresh_each_step():
     chi-square test of the variance at level 1e-4 and lag-1 correlation within 4/sqrt(N)."""
     n, p, T = 10, 3, 1500
     X = unit_rows(np.random.default_rng(1), n, p)
-    pot = eg.EuclideanPotential(eg.Ball("l2", p, 1e9))
+    pot = eg.EuclideanPotential(L2Ball(p, 1e9))
     res = eg.noisy_mirror_descent(X, np.zeros(n), LinearLoss(), pot, epsilon=1.0, delta=1e-5, lipschitz=1.0, T=T,
                                   eta=0.5, rng=np.random.default_rng(2))
     recovered = (res.iterates[:-1] - res.iterates[1:]) / 0.5 - X.mean(axis=0)
@@ -114,7 +115,7 @@ def test_remark_1_scale_invariance_and_the_statement_T():
     the explicit bound by exactly c (the statement's T changes: it is not dimensionless).
     (b) Q -> cQ with Psi -> Psi/c^2 leaves (G_Q^2 + ||Q||^2) max Psi unchanged (l1 ball of radius c,
     resolved l_q potential)."""
-    pot = eg.LqPotential(eg.Ball("l1", 10, 1.0))
+    pot = eg.LqPotential(L1Ball(10, 1.0))
     T1, eta1 = eg.theorem_3_2_parameters(500, 1.0, 1e-5, 1.0, pot, variant="proof")
     T3, eta3 = eg.theorem_3_2_parameters(500, 1.0, 1e-5, 3.0, pot, variant="proof")
     assert T1 == T3 and eta3 == pytest.approx(eta1 / 3)
@@ -126,7 +127,7 @@ def test_remark_1_scale_invariance_and_the_statement_T():
     assert S3 < S1      # the statement's T changes with the units of the loss
     # Q -> cQ with Psi -> Psi/c^2: the product (G^2 + r^2) * R is invariant (l1 ball of radius c, resolved l_q)
     for c in (0.5, 2.0, 7.0):
-        scaled = eg.LqPotential(eg.Ball("l1", 10, c))
+        scaled = eg.LqPotential(L1Ball(10, c))
         lhs = (scaled.q_width ** 2 + scaled.q_radius ** 2) * scaled.range / c ** 2
         rhs = (pot.q_width ** 2 + pot.q_radius ** 2) * pot.range
         assert lhs == pytest.approx(rhs, rel=1e-12)
@@ -144,6 +145,6 @@ def test_frank_wolfe_wrappers_and_objective_perturbation_are_deterministic_under
                                             lipschitz_l1=2.0, T=15, rng=np.random.default_rng(9)) for _ in range(2)]
     assert np.array_equal(runs[0].iterates, runs[1].iterates)
     Xs = unit_rows(rng, 30, 4)
-    ops = [eg.objective_perturbation(Xs, y, SquaredLoss(), eg.Ball("l2", 4, 1.0), epsilon=1.0, delta=1e-3,
+    ops = [eg.objective_perturbation(Xs, y, SquaredLoss(), L2Ball(4, 1.0), epsilon=1.0, delta=1e-3,
                                      lipschitz=2.0, lambda_max=1.0, rng=np.random.default_rng(4)) for _ in range(2)]
     assert np.array_equal(ops[0].theta, ops[1].theta) and np.array_equal(ops[0].noise, ops[1].noise)

@@ -14,6 +14,7 @@ from hypothesis import given, strategies as st
 from scipy import stats
 
 from reference.algorithms import erm_geometry as eg
+from reference.geometry.sets import L1Ball, L2Ball, LinfBall
 from reference.geometry.width import width_l2_ball
 from reference.algorithms import frank_wolfe as fw
 from reference.errors import AssumptionViolation, ParameterError
@@ -34,7 +35,7 @@ def _lasso_data(n, p, seed):
 
 def _lasso_min(X, y):
     obj = eg._perturbed_objective(LassoLoss(), X, y, 0.0, np.zeros(X.shape[1]), np.zeros(X.shape[1]))
-    ball = eg.Ball("l1", X.shape[1], 1.0)
+    ball = L1Ball(X.shape[1], 1.0)
     smooth = float(np.linalg.eigvalsh(X.T @ X / len(X)).max())
     theta = eg._polish(obj, ball, np.zeros(X.shape[1]), smooth, 1e-12, max_iter=200000)
     gap = eg._fw_gap(obj, ball, theta)
@@ -49,7 +50,7 @@ def _lasso_min(X, y):
 def test_constant_step_does_not_converge_and_2_over_t_plus_2_does():
     """L = (theta - 1)^2/2 on [-1, 1], theta_1 = -1, Gamma = beta diam^2 = 4 (catalogue P21)."""
     grad = lambda th: th - 1.0  # noqa: E731
-    lmo = eg.Ball("linf", 1, 1.0).lmo
+    lmo = LinfBall(1, 1.0).lmo
     h = lambda th: 0.5 * (th[0] - 1.0) ** 2  # noqa: E731
     T = 10_000
     for step in ("1/T", "constant"):     # Theorem 5.2's mu = 1/T and Algorithm 4/5's 1/(T+2)
@@ -69,7 +70,7 @@ def test_score_sensitivity_is_2_L1_C1_over_n(n, p, seed, i):
     X, y = rng.uniform(-1, 1, (n, p)), rng.uniform(-1, 1, n)
     Xp, yp = X.copy(), y.copy()
     Xp[i % n], yp[i % n] = rng.choice([-1.0, 1.0], p), -np.sign(y[i % n]) or 1.0
-    theta = eg.Ball("l1", p, 1.0).lmo(rng.standard_normal(p)) * rng.random()
+    theta = L1Ball(p, 1.0).lmo(rng.standard_normal(p)) * rng.random()
     g = eg.check_loss_is_declared_lipschitz(LassoLoss(), theta, X, y, 2.0, norm="linf").mean(0)
     gp = eg.check_loss_is_declared_lipschitz(LassoLoss(), theta, Xp, yp, 2.0, norm="linf").mean(0)
     S = fw.SignedBasis(p, 1.0)
@@ -162,7 +163,7 @@ def test_algorithm_5_ledger_certified_and_printed_sigma_not_scale_correct():
     rng = np.random.default_rng(0)
     X, y = unit_rows(rng, n, p), np.zeros(n)
     for calibration in ("paper", "certified"):
-        res = eg.private_frank_wolfe_general(X, y, LinearLoss(), eg.Ball("l2", p, 1.0), epsilon=eps, delta=delta,
+        res = eg.private_frank_wolfe_general(X, y, LinearLoss(), L2Ball(p, 1.0), epsilon=eps, delta=delta,
                                              lipschitz=1.0, T=T, rng=np.random.default_rng(1),
                                              calibration=calibration)
         assert len(res.ledger) == T - 1
@@ -184,7 +185,7 @@ def test_theorem_B2_explicit_bound():
     n, p, eps, delta, T = 100, 4, 1.0, 1e-5, 40
     rng = np.random.default_rng(2)
     X, y = unit_rows(rng, n, p), rng.uniform(-1, 1, n)
-    ball = eg.Ball("l2", p, 1.0)
+    ball = L2Ball(p, 1.0)
     obj = eg._perturbed_objective(SquaredLoss(), X, y, 0.0, np.zeros(p), np.zeros(p))
     star = eg._polish(obj, ball, np.zeros(p), 1.0, 1e-12, max_iter=200000)
     Lstar = eg.empirical_loss(SquaredLoss(), star, X, y) - eg._fw_gap(obj, ball, star)
@@ -212,7 +213,7 @@ def test_frank_wolfe_wrappers_reject_bad_input():
         eg.private_frank_wolfe_polytope(X, y, LassoLoss(), fw.SignedBasis(3), lipschitz_l1=2.0,
                                         calibration="x", **kw)
     with pytest.raises(ParameterError, match="T >= 1"):
-        eg.private_frank_wolfe_general(X, y, LassoLoss(), eg.Ball("l2", 3), lipschitz=10.0, **{**kw, "T": 0})
+        eg.private_frank_wolfe_general(X, y, LassoLoss(), L2Ball(3), lipschitz=10.0, **{**kw, "T": 0})
 
 
 @pytest.mark.claim("erm_geometry:Theorem 5.5")
@@ -282,7 +283,7 @@ def test_printed_h1_free_form_fails_for_a_linear_loss():
     """L(theta) = theta on [-1, 1] (Gamma = 0, beta = 0, exact LMO) from theta_1 = 1: with mu_t = 2/(t+2),
     h_T = 2 * 2/(T(T+1)) > 0 = 2 Gamma (1 + beta)/(T+2)."""
     for T in (2, 5, 50):
-        res = fw.frank_wolfe(lambda th: np.ones(1), eg.Ball("linf", 1, 1.0).lmo, np.array([1.0]), T)
+        res = fw.frank_wolfe(lambda th: np.ones(1), LinfBall(1, 1.0).lmo, np.array([1.0]), T)
         assert res.theta[0] + 1.0 == pytest.approx(4.0 / (T * (T + 1)), rel=1e-12)
         assert res.theta[0] + 1.0 > 0.0
 
@@ -298,7 +299,7 @@ def test_lasso_lipschitz_and_curvature_constants(seed):
     assert Gamma <= 4
     L = lambda th: eg.empirical_loss(LassoLoss(), th, X, y)  # noqa: E731
     g = lambda th: X.T @ (X @ th - y) / n  # noqa: E731
-    ball = eg.Ball("l1", p, 1.0)
+    ball = L1Ball(p, 1.0)
     # Definition 5.1's sup over random (theta_1, theta_2, gamma) never exceeds Gamma ...
     for _ in range(50):
         t1 = ball.project(rng.standard_normal(p))

@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 from scipy import optimize, stats
 
 from reference.algorithms import erm_geometry as eg
+from reference.geometry.sets import GroupL1L2Ball, L1Ball, L2Ball, NuclearBall, Simplex
 from reference.errors import AssumptionViolation, ParameterError, ShapeError
 
 from .helpers import LinearLoss, MatrixLinearLoss, SquaredLoss, unit_rows
@@ -25,9 +26,9 @@ def _data(seed=0, n=20, p=4):
 
 
 def _all_potentials(p=4):
-    return [eg.EuclideanPotential(eg.Ball("l2", p, 1.0)), eg.EuclideanPotential(eg.Ball("l1", p, 1.0)),
-            eg.EntropyPotential(eg.Ball("simplex", p)), eg.LqPotential(eg.Ball("l1", p, 1.0)),
-            eg.GroupPotential(eg.Ball("group", p + 2, 1.0, block=2))]
+    return [eg.EuclideanPotential(L2Ball(p, 1.0)), eg.EuclideanPotential(L1Ball(p, 1.0)),
+            eg.EntropyPotential(Simplex(p)), eg.LqPotential(L1Ball(p, 1.0)),
+            eg.GroupPotential(GroupL1L2Ball(p + 2, 2, 1.0))]
 
 
 # ---------------------------------------------------------------------------
@@ -45,7 +46,7 @@ def test_gradient_moves_at_most_2L_over_n_between_neighbours(n, p, seed, index, 
     Xp, yp = X.copy(), y.copy()
     i = index % n
     Xp[i], yp[i] = -X[i] if seed % 2 else unit_rows(rng, 1, p)[0], -y[i]   # includes the adversarial flip
-    theta = eg.Ball("l2", p, radius).project(rng.standard_normal(p) * radius)
+    theta = L2Ball(p, radius).project(rng.standard_normal(p) * radius)
     loss, L = SquaredLoss(), radius + 1.0   # ||(x.theta - y) x|| <= r + 1 on the ball
     g = eg.check_loss_is_declared_lipschitz(loss, theta, X, y, L).mean(axis=0)
     gp = eg.check_loss_is_declared_lipschitz(loss, theta, Xp, yp, L).mean(axis=0)
@@ -73,7 +74,7 @@ def test_sensitivity_bound_is_attained_so_half_of_it_would_be_wrong():
 @pytest.mark.parametrize("eps,delta,T", [(1.0, 1e-5, 5), (0.5, 1e-3, 20), (2.0, 1e-6, 1)])
 def test_ledger_is_T_gaussian_events_certified_within_the_claim(calibration, eps, delta, T):
     X, y = _data()
-    pot = eg.EuclideanPotential(eg.Ball("l2", 4, 1.0))
+    pot = eg.EuclideanPotential(L2Ball(4, 1.0))
     res = eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, epsilon=eps, delta=delta, lipschitz=2.0, T=T,
                                   eta=0.1, rng=np.random.default_rng(1), calibration=calibration)
     assert len(res.ledger) == T
@@ -124,7 +125,7 @@ def _cp_epsilon_lower_bound(out_d, out_dp, delta, alpha, threshold):
 
 def _runs(data, sigma, N, seed, eps, delta):
     X, y = data
-    pot = eg.EuclideanPotential(eg.Ball("l2", 1, 1e6))
+    pot = eg.EuclideanPotential(L2Ball(1, 1e6))
     rng = np.random.default_rng(seed)
     return np.array([eg.noisy_mirror_descent(X, y, LinearLoss(), pot, epsilon=eps, delta=delta, lipschitz=1.0,
                                              T=2, eta=1.0, rng=rng, sigma=sigma).theta[0] for _ in range(N)])
@@ -164,7 +165,7 @@ def test_empirical_audit_of_algorithm_1_with_negative_control():
 def test_euclidean_step_is_the_closed_form_projection(seed, eta, radius):
     rng = np.random.default_rng(seed)
     for kind in ("l2", "l1"):
-        ball = eg.Ball(kind, 5, radius)
+        ball = L2Ball(5, radius) if kind == "l2" else L1Ball(5, radius)
         pot = eg.EuclideanPotential(ball)
         theta = ball.project(rng.standard_normal(5))
         g = 3 * rng.standard_normal(5)
@@ -186,11 +187,20 @@ def test_euclidean_step_is_the_closed_form_projection(seed, eta, radius):
 @given(seed=st.integers(0, 2**32 - 1), eta=st.floats(1e-3, 5.0))
 def test_entropy_step_is_exponentiated_gradient(seed, eta):
     rng = np.random.default_rng(seed)
-    pot = eg.EntropyPotential(eg.Ball("simplex", 6))
+    pot = eg.EntropyPotential(Simplex(6))
     theta = rng.dirichlet(np.ones(6))
     g = rng.standard_normal(6)
     w = theta * np.exp(-eta * g)
     np.testing.assert_allclose(pot.mirror_step(theta, g, eta), w / w.sum(), rtol=1e-12)
+
+
+def _ball_norm(C, v):
+    """The norm whose ball of radius C.r is C, written out here (l1, grouped l1/l2, nuclear)."""
+    if isinstance(C, L1Ball):
+        return float(np.abs(v).sum())
+    if isinstance(C, GroupL1L2Ball):
+        return float(sum(np.linalg.norm(v[a:b]) for a, b in zip(C.bounds[:-1], C.bounds[1:])))
+    return float(np.linalg.norm(v, "nuc"))
 
 
 def _generic_mirror_step(pot, theta, g, eta):
@@ -198,7 +208,7 @@ def _generic_mirror_step(pot, theta, g, eta):
     shape = theta.shape
     z = pot.grad(theta) - eta * g
     obj = lambda v: -np.sum(z * v.reshape(shape)) + pot.psi(v.reshape(shape))  # noqa: E731
-    cons = [{"type": "ineq", "fun": lambda v: pot.ball.radius - pot.ball.norm(v.reshape(shape))}]
+    cons = [{"type": "ineq", "fun": lambda v: pot.ball.r - _ball_norm(pot.ball, v.reshape(shape))}]
     best = None
     for start in (np.zeros(theta.size) + 1e-3, theta.ravel() * 0.5):
         r = optimize.minimize(obj, start, method="SLSQP", constraints=cons, options={"ftol": 1e-14, "maxiter": 500})
@@ -209,10 +219,10 @@ def _generic_mirror_step(pot, theta, g, eta):
 
 @pytest.mark.claim("erm_geometry:Line 4 mirror step")
 @pytest.mark.parametrize("make", [
-    lambda: eg.LqPotential(eg.Ball("l1", 4, 1.0)),
-    lambda: eg.LqPotential(eg.Ball("l1", 5, 2.0)),
-    lambda: eg.GroupPotential(eg.Ball("group", 6, 1.0, block=2)),
-    lambda: eg.NuclearPotential(eg.Ball.nuclear_ball(3, 3, 1.0)),
+    lambda: eg.LqPotential(L1Ball(4, 1.0)),
+    lambda: eg.LqPotential(L1Ball(5, 2.0)),
+    lambda: eg.GroupPotential(GroupL1L2Ball(6, 2, 1.0)),
+    lambda: eg.NuclearPotential(NuclearBall((3, 3), 1.0)),
 ])
 def test_numerical_mirror_steps_are_optimal_against_a_generic_solver(make):
     pot = make()
@@ -230,7 +240,7 @@ def test_numerical_mirror_steps_are_optimal_against_a_generic_solver(make):
 
 
 @pytest.mark.claim("erm_geometry:eq (10)")
-@pytest.mark.parametrize("pot", _all_potentials(), ids=lambda p: p.name + "-" + p.ball.kind)
+@pytest.mark.parametrize("pot", _all_potentials(), ids=lambda p: p.name + "-" + type(p.ball).__name__)
 def test_three_point_identity(pot):
     rng = np.random.default_rng(3)
     pts = []
@@ -246,7 +256,7 @@ def test_three_point_identity(pot):
 
 @pytest.mark.claim("erm_geometry:eq (2)")
 @pytest.mark.claim("erm_geometry:Claim 3.3")
-@pytest.mark.parametrize("pot", _all_potentials()[:4], ids=lambda p: p.name + "-" + p.ball.kind)
+@pytest.mark.parametrize("pot", _all_potentials()[:4], ids=lambda p: p.name + "-" + type(p.ball).__name__)
 def test_jensen_and_linearisation_hold_on_every_run(pot):
     X, y = _data(5, n=30, p=4)
     loss = LinearLoss()
@@ -265,7 +275,7 @@ def test_jensen_and_linearisation_hold_on_every_run(pot):
 @pytest.mark.claim("erm_geometry:Line 4 mirror step")
 def test_determinism_and_zero_noise_exactness():
     X, y = _data(1)
-    pot = eg.EuclideanPotential(eg.Ball("l2", 4, 0.5))
+    pot = eg.EuclideanPotential(L2Ball(4, 0.5))
     kw = dict(epsilon=1.0, delta=1e-5, lipschitz=2.0, T=10, eta=0.2)
     a = eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, rng=np.random.default_rng(11), **kw)
     b = eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, rng=np.random.default_rng(11), **kw)
@@ -297,16 +307,16 @@ def test_vectorised_gradients_agree_with_per_record_ones():
 
 def test_bad_inputs_raise_specific_errors():
     X, y = _data()
-    pot = eg.EuclideanPotential(eg.Ball("l2", 4, 1.0))
+    pot = eg.EuclideanPotential(L2Ball(4, 1.0))
     kw = dict(epsilon=1.0, delta=1e-5, lipschitz=2.0, eta=0.1, rng=np.random.default_rng(0))
     with pytest.raises(ParameterError, match="T >= 1"):
         eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, T=0, **kw)
     with pytest.raises(AssumptionViolation, match="declared Lipschitz constant"):
         eg.noisy_mirror_descent(X * 5, y, SquaredLoss(), pot, T=3, **kw)   # ||x|| = 5: gradient > L
     with pytest.raises(AssumptionViolation, match="potential Psi is defined on the constraint set"):
-        eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, T=3, constraint_set=eg.Ball("l1", 4, 1.0), **kw)
+        eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, T=3, constraint_set=L1Ball(4, 1.0), **kw)
     with pytest.raises(ParameterError, match="simplex for the entropy potential"):
-        eg.EntropyPotential(eg.Ball("l1", 4, 1.0))
+        eg.EntropyPotential(L1Ball(4, 1.0))
     with pytest.raises(AssumptionViolation, match="theta_1 is a point of C"):
         eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, T=3, theta1=np.ones(4), **kw)
     with pytest.raises(ParameterError, match="epsilon > 0"):
@@ -323,13 +333,16 @@ def test_bad_inputs_raise_specific_errors():
 
 def test_geometry_sets_are_understood_and_mismatches_named():
     geometry = pytest.importorskip("reference.geometry.sets")
-    assert eg.as_ball(geometry.L2Ball(3, 2.0)) == eg.Ball("l2", 3, 2.0)
-    assert eg.as_ball(geometry.L1Ball(4, 0.5)) == eg.Ball("l1", 4, 0.5)
-    assert eg.as_ball(geometry.Simplex(5)) == eg.Ball("simplex", 5)
-    assert eg.as_ball(geometry.NuclearBall((2, 3), 1.5)) == eg.Ball.nuclear_ball(2, 3, 1.5)
-    assert eg.as_ball(geometry.GroupL1L2Ball(5, 2)) == eg.Ball("group", 5, 1.0, block=2)
+    # the sets are reference.geometry's own; same_set compares class, shape, radius and blocks
+    assert eg.same_set(geometry.L2Ball(3, 2.0), L2Ball(3, 2.0))
+    assert not eg.same_set(geometry.L2Ball(3, 2.0), L2Ball(3, 1.0))
+    assert not eg.same_set(geometry.L1Ball(4, 0.5), L2Ball(4, 0.5))
+    assert not eg.same_set(geometry.GroupL1L2Ball(6, 2), GroupL1L2Ball(6, 3))
+    assert eg.same_set(geometry.NuclearBall((2, 3), 1.5), NuclearBall((2, 3), 1.5))
+    with pytest.raises(ParameterError, match="constraint_set"):
+        eg.as_constraint_set(geometry.Polytope(np.eye(3)))
     X, y = _data()
-    pot = eg.LqPotential(eg.Ball("l1", 4, 1.0))
+    pot = eg.LqPotential(L1Ball(4, 1.0))
     with pytest.raises(AssumptionViolation, match="potential Psi is defined on the constraint set"):
         eg.noisy_mirror_descent(X, y, LinearLoss(), pot, epsilon=1.0, delta=1e-5, lipschitz=1.0, T=2, eta=0.1,
                                 rng=np.random.default_rng(0), constraint_set=geometry.L2Ball(4, 1.0))

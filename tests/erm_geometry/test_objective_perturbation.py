@@ -14,6 +14,7 @@ import pytest
 from scipy import integrate, stats
 
 from reference.algorithms import erm_geometry as eg
+from reference.geometry.sets import L2Ball, LinfBall
 from reference.geometry.width import width_l2_ball
 from reference.errors import AssumptionViolation, ParameterError
 from reference.privacy.accounting import certify
@@ -48,7 +49,7 @@ def _stats(data):
 def test_output_is_the_closed_form_minimiser_for_its_own_noise_draw():
     """Ties the code to the exact computation: theta_priv = clip((cbar - b)/(abar + zeta), -1, 1)."""
     for seed in range(20):
-        res = eg.objective_perturbation(*D, ScalarQuadratic(), eg.Ball("linf", 1, 1.0), epsilon=1.0, delta=1e-3,
+        res = eg.objective_perturbation(*D, ScalarQuadratic(), LinfBall(1, 1.0), epsilon=1.0, delta=1e-3,
                                         lipschitz=2.0, lambda_max=1.0, lambda_min=0.0,
                                         rng=np.random.default_rng(seed))
         expected = np.clip((0.8 - res.noise[0]) / (0.9 + res.zeta), -1, 1)
@@ -78,7 +79,7 @@ def test_paper_noise_violates_1_1e3_dp_exactly_and_kst_noise_does_not():
 @pytest.mark.claim("erm_geometry:Algorithm 2 privacy")
 def test_ledger_records_what_is_claimed_and_by_whom():
     for calibration in ("paper", "certified"):
-        res = eg.objective_perturbation(*D, ScalarQuadratic(), eg.Ball("linf", 1, 1.0), epsilon=1.0, delta=1e-3,
+        res = eg.objective_perturbation(*D, ScalarQuadratic(), LinfBall(1, 1.0), epsilon=1.0, delta=1e-3,
                                         lipschitz=2.0, lambda_max=1.0, rng=np.random.default_rng(0),
                                         calibration=calibration)
         (ev,) = res.ledger.events
@@ -96,13 +97,13 @@ def test_ledger_records_what_is_claimed_and_by_whom():
 def test_zeta_line_1_and_zero_under_theorem_4_1_case_2():
     X = unit_rows(np.random.default_rng(0), 20, 3)
     y = np.zeros(20)
-    res = eg.objective_perturbation(X, y, SquaredLoss(), eg.Ball("l2", 3, 1.0), epsilon=0.5, delta=1e-3,
+    res = eg.objective_perturbation(X, y, SquaredLoss(), L2Ball(3, 1.0), epsilon=0.5, delta=1e-3,
                                     lipschitz=2.0, lambda_max=1.0, lambda_min=0.0, rng=np.random.default_rng(1))
     assert res.zeta == pytest.approx(2 * 1.0 / (20 * 0.5), rel=1e-15)
     # Theorem 4.1(2): Delta (w.r.t. ||.||_Q, Q = unit l2 ball, so Delta = mu r^2) >= 2 ||C||^2 lambda_max/(n eps)
     mu = 0.3
     assert mu * 1.0 ** 2 >= 2 * 1.0 ** 2 * (1.0 + mu) / (20 * 0.5)   # the hypothesis, with ||C||_2 = radius 1
-    res2 = eg.objective_perturbation(X, y, SquaredLoss(mu), eg.Ball("l2", 3, 1.0), epsilon=0.5, delta=1e-3,
+    res2 = eg.objective_perturbation(X, y, SquaredLoss(mu), L2Ball(3, 1.0), epsilon=0.5, delta=1e-3,
                                      lipschitz=3.0, lambda_max=1.0 + mu, lambda_min=mu,
                                      rng=np.random.default_rng(1))
     assert res2.zeta == 0.0
@@ -123,7 +124,7 @@ def test_per_draw_inequality_17_18_and_expectation():
     rng = np.random.default_rng(5)
     n, p = 30, 2
     X, y = unit_rows(rng, n, p), rng.uniform(-1, 1, n)
-    ball, loss, theta0 = eg.Ball("l2", p, 1.0), SquaredLoss(), np.zeros(p)
+    ball, loss, theta0 = L2Ball(p, 1.0), SquaredLoss(), np.zeros(p)
     Lval = lambda th: eg.empirical_loss(loss, th, X, y)  # noqa: E731
     star = _argmin(loss, X, y, ball, 0.0, theta0, np.zeros(p), 1.0)
     excess = []
@@ -146,7 +147,7 @@ def test_strongly_convex_case_per_draw():
     rng = np.random.default_rng(9)
     n, p, mu = 25, 3, 0.5
     X, y = unit_rows(rng, n, p), rng.uniform(-1, 1, n)
-    ball, loss = eg.Ball("l2", p, 1.0), SquaredLoss(mu)
+    ball, loss = L2Ball(p, 1.0), SquaredLoss(mu)
     star = _argmin(loss, X, y, ball, 0.0, np.zeros(p), np.zeros(p), 1.0 + mu)
     for seed in range(25):
         res = eg.objective_perturbation(X, y, loss, ball, epsilon=0.3, delta=1e-3, lipschitz=2.5,
@@ -163,16 +164,16 @@ def test_strongly_convex_case_per_draw():
 def test_bad_inputs():
     kw = dict(epsilon=1.0, delta=1e-3, lipschitz=2.0, rng=np.random.default_rng(0))
     with pytest.raises(AssumptionViolation, match="Hessian has eigenvalues"):
-        eg.objective_perturbation(*D, ScalarQuadratic(), eg.Ball("linf", 1, 1.0), lambda_max=0.5, **kw)
+        eg.objective_perturbation(*D, ScalarQuadratic(), LinfBall(1, 1.0), lambda_max=0.5, **kw)
     with pytest.raises(AssumptionViolation, match="declared Lipschitz constant"):
-        eg.objective_perturbation(*D, ScalarQuadratic(), eg.Ball("linf", 1, 1.0), lambda_max=1.0,
+        eg.objective_perturbation(*D, ScalarQuadratic(), LinfBall(1, 1.0), lambda_max=1.0,
                                   **{**kw, "lipschitz": 0.5})
     with pytest.raises(AssumptionViolation, match="theta_0 lies in C"):
-        eg.objective_perturbation(*D, ScalarQuadratic(), eg.Ball("linf", 1, 1.0), lambda_max=1.0,
+        eg.objective_perturbation(*D, ScalarQuadratic(), LinfBall(1, 1.0), lambda_max=1.0,
                                   theta0=np.array([2.0]), **kw)
     with pytest.raises(ParameterError, match="lambda_min"):
-        eg.objective_perturbation(*D, ScalarQuadratic(), eg.Ball("linf", 1, 1.0), lambda_max=1.0,
+        eg.objective_perturbation(*D, ScalarQuadratic(), LinfBall(1, 1.0), lambda_max=1.0,
                                   lambda_min=2.0, **kw)
     with pytest.raises(ParameterError, match="delta"):
-        eg.objective_perturbation(*D, ScalarQuadratic(), eg.Ball("linf", 1, 1.0), lambda_max=1.0,
+        eg.objective_perturbation(*D, ScalarQuadratic(), LinfBall(1, 1.0), lambda_max=1.0,
                                   **{**kw, "delta": 1.5})
