@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize
 
 from reference.errors import ParameterError, ShapeError
-from reference.geometry.mirror import EuclideanMap, NegativeEntropyMap, PNormMap
-from reference.geometry.sets import L1Ball, L2Ball, NuclearBall, Simplex, project_l1_ball
+from reference.geometry.mirror import EuclideanMap, GroupNormMap, NegativeEntropyMap, PNormMap, SchattenMap
+from reference.geometry.sets import GroupL1L2Ball, L1Ball, L2Ball, LinfBall, NuclearBall, Simplex, project_l1_ball
 
 ps = st.floats(1.05, 2.0)
 coords = st.floats(-5, 5, allow_nan=False)
@@ -214,6 +214,9 @@ def test_ranges_and_minimisers():
     assert m.psi_range(L1Ball(5, 2.0)) == pytest.approx(m.scale * 4.0)         # psi(r e_j) - psi(0)
     assert EuclideanMap().psi_range(L2Ball(3, 2.0)) == pytest.approx(2.0)
     assert EuclideanMap().psi_range(Simplex(3)) == pytest.approx(0.5 - 0.5 / 3)
+    box_map = EuclideanMap(center=np.array([0.5, -1.0]))     # farthest vertex of [-2, 2]^2 from c: (-2, 2)
+    assert box_map.psi_range(LinfBall(2, 2.0)) == pytest.approx(0.5 * (2.5 ** 2 + 3.0 ** 2))
+    np.testing.assert_array_equal(box_map.minimiser(LinfBall(2, 2.0)), [0.5, -1.0])
 
 
 @pytest.mark.claim("core:Geometry input validation")
@@ -253,3 +256,93 @@ def test_pnorm_step_refuses_to_return_an_uncertified_point(monkeypatch):
     monkeypatch.setattr(PNormMap, "_solve_step", lambda self, x, g, eta, C: x.copy())
     with pytest.raises(SolverError):
         m.mirror_step(x, g, 0.5, C)
+
+
+# ---------------------------------------------------------------------------
+# Maps tied to one set: GroupNormMap (grouped l1/l2 ball), SchattenMap (nuclear ball)
+
+def _group_gauge(C, v):
+    """sum_j ||v^(j)||_2 / r, written out here from the block bounds."""
+    return sum(float(np.linalg.norm(v[a:b])) for a, b in zip(C.bounds[:-1], C.bounds[1:])) / C.r
+
+
+def _point_in(C, rng):
+    """A random point of C: a random direction scaled into the ball by its own gauge."""
+    v = rng.standard_normal(C.shape)
+    gauge = _group_gauge(C, v) if isinstance(C, GroupL1L2Ball) else float(np.linalg.norm(v, "nuc")) / C.r
+    return v * (rng.random() / gauge)
+
+
+@pytest.mark.claim("core:Group and Schatten maps")
+@given(st.integers(0, 2**32 - 1), st.integers(1, 10), st.integers(1, 4), st.floats(0.3, 3.0))
+def test_group_map_is_1_strongly_convex_in_the_gauge_with_its_range(seed, d, k, r):
+    C = GroupL1L2Ball(d, min(k, d), r)
+    m = GroupNormMap(C)
+    rng = np.random.default_rng(seed)
+    x, y = _point_in(C, rng), _point_in(C, rng)
+    assert m.bregman(x, y) >= 0.5 * _group_gauge(C, x - y) ** 2 - 1e-12
+    top = np.zeros(d)
+    top[C.bounds[-2]] = r                      # one non-zero block of norm r: the max of psi over C
+    assert m.psi_range(C) == pytest.approx(m.psi(top) - m.psi(m.minimiser(C)), rel=1e-12)
+    assert m.psi(x) <= m.psi_range(C) * (1 + 1e-12)
+    if len(C.sizes) >= 3:                      # O(log m) range
+        assert m.psi_range(C) <= math.e * math.log(len(C.sizes)) * (1 + 1e-12)
+
+
+@pytest.mark.claim("core:Group and Schatten maps")
+@given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.integers(2, 4), st.floats(0.3, 3.0))
+def test_schatten_map_is_1_strongly_convex_in_the_nuclear_gauge_with_its_range(seed, d1, d2, r):
+    C = NuclearBall((d1, d2), r)
+    m = SchattenMap(C)
+    rng = np.random.default_rng(seed)
+    x, y = _point_in(C, rng), _point_in(C, rng)
+    assert m.bregman(x, y) >= 0.5 * (float(np.linalg.norm(x - y, "nuc")) / r) ** 2 - 1e-12
+    u, v = rng.standard_normal(d1), rng.standard_normal(d2)
+    rank_one = r * np.outer(u / np.linalg.norm(u), v / np.linalg.norm(v))
+    assert m.psi_range(C) == pytest.approx(m.psi(rank_one), rel=1e-12) and m.psi(m.minimiser(C)) == 0.0
+    assert m.psi(x) <= m.psi_range(C) * (1 + 1e-12)
+
+
+@pytest.mark.claim("core:Group and Schatten maps")
+@pytest.mark.parametrize("C", [GroupL1L2Ball(6, 2, 1.0), GroupL1L2Ball(7, [1, 2, 4], 2.0), NuclearBall((3, 3), 1.0),
+                               NuclearBall((2, 4), 0.5)], ids=repr)
+def test_group_and_schatten_steps_stay_in_C_and_beat_a_generic_solver(C):
+    m = GroupNormMap(C) if isinstance(C, GroupL1L2Ball) else SchattenMap(C)
+    rng = np.random.default_rng(11)
+    x = m.minimiser(C)
+    for eta in (0.05, 0.7, 3.0):
+        g = 2 * rng.standard_normal(C.shape)
+        y = m.mirror_step(x, g, eta, C)
+        assert C.contains(y, atol=1e-12)
+        z = m.grad(x) - eta * g
+        obj = lambda v: -float(np.sum(z * v.reshape(C.shape))) + m.psi(v.reshape(C.shape))  # noqa: E731
+        gauge = ((lambda v: _group_gauge(C, v)) if isinstance(C, GroupL1L2Ball)
+                 else (lambda v: float(np.linalg.norm(v.reshape(C.shape), "nuc")) / C.r))
+        best = min((minimize(obj, s0, method="SLSQP", constraints=[{"type": "ineq", "fun": lambda v: 1 - gauge(v)}],
+                             options={"ftol": 1e-14, "maxiter": 500})
+                    for s0 in (np.full(C.dim, 1e-3), 0.5 * y.ravel())), key=lambda res: res.fun)
+        feasible = best.x / max(1.0, gauge(best.x))    # SLSQP may end slightly outside C: scale it in
+        assert obj(y.ravel()) <= obj(feasible) + 1e-9   # no feasible point does better than the step
+        np.testing.assert_allclose(y.ravel(), best.x, atol=2e-3)
+        x = y
+
+
+@pytest.mark.claim("core:Group and Schatten maps")
+def test_group_step_has_zero_first_order_residual_and_maps_refuse_other_sets():
+    C = GroupL1L2Ball(9, 3, 1.5)
+    m = GroupNormMap(C)
+    rng = np.random.default_rng(3)
+    x = m.minimiser(C)
+    for _ in range(5):
+        g = rng.standard_normal(9)
+        y = m.mirror_step(x, g, 0.8, C)
+        assert abs(m.step_residual(x, g, 0.8, C, y)) <= 1e-9
+        x = y
+    with pytest.raises(ParameterError):
+        m.mirror_step(x, g, 0.8, GroupL1L2Ball(9, 3, 1.0))     # another radius: not this map's set
+    with pytest.raises(ParameterError):
+        GroupNormMap(L1Ball(4))
+    with pytest.raises(ParameterError):
+        SchattenMap(L2Ball(4))
+    with pytest.raises(ParameterError):
+        GroupNormMap(C, kappa=2.5)
