@@ -10,8 +10,12 @@ What lives here, each function following the paper's numbered lines:
   The potentials of Section 3.2 are the classes :class:`EuclideanPotential`,
   :class:`EntropyPotential`, :class:`LqPotential` (Fact 3.4 / Claim 3.5, for the l1 ball),
   :class:`GroupPotential` (grouped l1/l2 ball) and :class:`NuclearPotential` (matrices).
-  Each potential knows the constraint set it is defined on and solves the mirror step of
-  line 4 exactly (closed form, or a monotone one-dimensional root find to machine precision).
+  Each potential pairs a mirror map of :mod:`reference.geometry.mirror` (EuclideanMap,
+  NegativeEntropyMap, PNormMap, GroupNormMap, SchattenMap: psi, Bregman divergence, the exact
+  mirror step of line 4, argmin and range over C) with the constraint set C of
+  :mod:`reference.geometry.sets` it is used on and the body Q of the paper's analysis; only
+  the paper's exponents and printed constants are chosen here. Gaussian widths come from
+  :mod:`reference.geometry.width`.
 - :func:`noisy_mirror_descent_nonprivate` -- the noisy, non-private variant of Section 3.3
   (Corollary 3.6): the same loop with mean-zero Gaussian noise of a given covariance.
 - :func:`objective_perturbation` -- Algorithm 2, Section 4, Theorem 4.1 (both cases), solved
@@ -42,6 +46,8 @@ from .._validate import (check_array, check_delta, check_epsilon, check_int, che
                          check_positive, check_rng)
 from ..claims import Algorithm, Claim
 from ..errors import AccountingError, AssumptionViolation, ParameterError, ShapeError
+from ..geometry.mirror import (EuclideanMap, GroupNormMap, MirrorMap, NegativeEntropyMap, PNormMap,
+                              SchattenMap)
 from ..geometry.sets import ConstraintSet, GroupL1L2Ball, L1Ball, L2Ball, LinfBall, NuclearBall, Simplex
 from ..geometry.width import width_group_ball, width_l1_ball, width_l2_ball
 from ..privacy.ledger import FrozenLedger, Ledger, MechanismEvent
@@ -243,123 +249,77 @@ def _blocks(C: GroupL1L2Ball) -> list[slice]:
 
 
 # ---------------------------------------------------------------------------
-# Potentials of Section 3.2. Each knows the set C it is defined on, the body Q it is
-# 1-strongly convex for (||.||_Q), and solves the mirror step of Algorithm 1 line 4 exactly:
-#     argmin_{theta in C}  eta <g, theta> + B_Psi(theta, theta_t)
-#   = argmin_{theta in C}  -<z, theta> + Psi(theta),   z = grad Psi(theta_t) - eta g.
-
-_BISECTION_STEPS = 200
-
-
-def _bisect_multiplier(mass: Callable[[float], float], target: float, hi: float) -> float:
-    """Smallest multiplier lam in [0, hi] with mass(lam) <= target (mass is non-increasing).
-
-    Plain bisection to exhaustion of float precision; returns the feasible end of the bracket,
-    so the mirror step's output is always inside C.
-    """
-    lo = 0.0
-    while mass(hi) > target:
-        lo, hi = hi, 2.0 * hi
-    for _ in range(_BISECTION_STEPS):
-        mid = 0.5 * (lo + hi)
-        if mid <= lo or mid >= hi:
-            break
-        if mass(mid) > target:
-            lo = mid
-        else:
-            hi = mid
-    return hi
-
+# Potentials of Section 3.2. A potential is a mirror map of reference.geometry.mirror (psi, its
+# gradient, Bregman divergence, exact mirror step, argmin and range over C) paired with the set C
+# it is used on and the body Q the paper's analysis measures it against (||.||_Q, ||.||_{Q*},
+# r_Q = max_Q ||.||_2, G_Q = Gaussian width of Q). Line 4 of Algorithm 1 is the map's mirror step:
+#     argmin_{theta in C}  eta <g, theta> + B_Psi(theta, theta_t).
+# What is specific to this paper stays here: the exponent of Claim 3.5 and the printed constants
+# of Fact 3.4 and of the nuclear-norm potential, as named options.
 
 class Potential:
-    """Interface of a mirror-descent potential Psi: C -> R (Section 2.2 / 3.2)."""
+    """A mirror-descent potential Psi on C (Section 2.2 / 3.2): ``map`` (a reference.geometry MirrorMap)
+    on the set ``ball`` (a reference.geometry set), 1-strongly convex w.r.t. ||.||_Q."""
 
     name = "potential"
-    ball: ConstraintSet   # the set C (a reference.geometry set)
 
-    def psi(self, theta: np.ndarray) -> float:
-        raise NotImplementedError
+    def __init__(self, mirror_map: MirrorMap, ball: ConstraintSet, q_radius: float, q_width: float):
+        self.map = mirror_map
+        self.ball = ball
+        self.q_radius = float(q_radius)    # max over Q of ||u||_2
+        self.q_width = float(q_width)      # Gaussian width of Q
 
-    def grad(self, theta: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+    def psi(self, theta) -> float:
+        return self.map.psi(theta)
 
-    def bregman(self, x: np.ndarray, y: np.ndarray) -> float:
+    def grad(self, theta) -> np.ndarray:
+        return self.map.grad(theta)
+
+    def bregman(self, x, y) -> float:
         """B_Psi(x, y) = Psi(x) - Psi(y) - <grad Psi(y), x - y>."""
-        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-        return float(self.psi(x) - self.psi(y) - np.sum(self.grad(y) * (x - y)))
+        return self.map.bregman(x, y)
 
     def minimizer(self) -> np.ndarray:
         """theta-dagger = argmin over C of Psi (the start point the proof needs, erm_geometry-E02)."""
-        raise NotImplementedError
+        return self.map.minimiser(self.ball)
 
-    def mirror_step(self, theta: np.ndarray, g: np.ndarray, eta: float) -> np.ndarray:
-        raise NotImplementedError
+    def mirror_step(self, theta, g, eta: float) -> np.ndarray:
+        """argmin_{theta' in C} eta <g, theta'> + B_Psi(theta', theta) (line 4, resolved form)."""
+        return self.map.mirror_step(theta, g, eta, self.ball)
 
     @property
     def range(self) -> float:
         """R_Psi = max_C Psi - min_C Psi (the paper writes max_C Psi, erm_geometry-E03)."""
-        raise NotImplementedError
+        return self.map.psi_range(self.ball)
 
-    def q_norm(self, v: np.ndarray) -> float:
+    def q_norm(self, v) -> float:
         """||v||_Q, the norm Psi is 1-strongly convex in."""
         raise NotImplementedError
 
-    def q_dual_norm(self, g: np.ndarray) -> float:
+    def q_dual_norm(self, g) -> float:
         """||g||_{Q*} = max_{u in Q} <g, u>."""
-        raise NotImplementedError
-
-    @property
-    def q_radius(self) -> float:
-        """max over Q of ||u||_2."""
-        raise NotImplementedError
-
-    @property
-    def q_width(self) -> float:
-        """Gaussian width of Q."""
         raise NotImplementedError
 
 
 class EuclideanPotential(Potential):
     """Psi(theta) = 1/2 ||theta - theta0||_2^2 on an l2, l1 or linf ball or the simplex; Q = unit l2 ball.
 
-    Section 3.2, "arbitrary convex set", equation (13). The mirror step is the Euclidean
-    projection of theta_t - eta g onto C.
+    Section 3.2, "arbitrary convex set", equation (13): :class:`reference.geometry.mirror.EuclideanMap`
+    centred at theta0; the mirror step is the Euclidean projection of theta_t - eta g onto C.
     """
 
     name = "euclidean"
 
     def __init__(self, ball: ConstraintSet, theta0: np.ndarray | None = None):
-        self.ball = _require_set(ball, (L2Ball, L1Ball, LinfBall, Simplex),
-                                 "an l2, l1 or linf ball or the simplex for the Euclidean potential")
+        ball = _require_set(ball, (L2Ball, L1Ball, LinfBall, Simplex),
+                            "an l2, l1 or linf ball or the simplex for the Euclidean potential")
         if theta0 is None:
-            theta0 = (np.full(self.ball.dim, 1.0 / self.ball.dim) if isinstance(self.ball, Simplex)
-                      else np.zeros(self.ball.dim))
-        theta0 = check_array(theta0, "theta0", ndim=1, shape=(self.ball.dim,))
-        if not self.ball.contains(theta0):
+            theta0 = np.full(ball.dim, 1.0 / ball.dim) if isinstance(ball, Simplex) else np.zeros(ball.dim)
+        theta0 = check_array(theta0, "theta0", ndim=1, shape=(ball.dim,))
+        if not ball.contains(theta0):
             raise AssumptionViolation("theta0 lies in C (Section 3.2: 'some fixed theta0 in C')")
         self.theta0 = theta0
-
-    def psi(self, theta):
-        d = np.asarray(theta, dtype=float) - self.theta0
-        return float(0.5 * d @ d)
-
-    def grad(self, theta):
-        return np.asarray(theta, dtype=float) - self.theta0
-
-    def minimizer(self):
-        return self.theta0.copy()
-
-    def mirror_step(self, theta, g, eta):
-        return self.ball.project(np.asarray(theta, dtype=float) - eta * np.asarray(g, dtype=float))
-
-    @property
-    def range(self):
-        b = self.ball
-        if isinstance(b, L2Ball):
-            return 0.5 * (b.r + float(np.linalg.norm(self.theta0))) ** 2
-        if isinstance(b, (L1Ball, Simplex)):
-            return 0.5 * float(np.max(np.sum((b.vertices() - self.theta0) ** 2, axis=1)))
-        return 0.5 * float(np.sum((b.r + np.abs(self.theta0)) ** 2))
+        super().__init__(EuclideanMap(center=theta0), ball, 1.0, width_l2_ball(ball.dim))
 
     def q_norm(self, v):
         return float(np.linalg.norm(v))
@@ -367,60 +327,26 @@ class EuclideanPotential(Potential):
     def q_dual_norm(self, g):
         return float(np.linalg.norm(g))
 
-    @property
-    def q_radius(self):
-        return 1.0
-
-    @property
-    def q_width(self):
-        return width_l2_ball(self.ball.dim)
-
 
 class EntropyPotential(Potential):
     """Psi(theta) = sum_i theta_i log theta_i on the probability simplex; Q = unit l1 ball.
 
-    Section 3.2 (simplex remark after (14)), Remark 3, Appendix A example (ii). 1-strongly
-    convex w.r.t. ||.||_1 on the simplex (Pinsker). The mirror step is exponentiated gradient.
+    Section 3.2 (simplex remark after (14)), Remark 3, Appendix A example (ii):
+    :class:`reference.geometry.mirror.NegativeEntropyMap`, 1-strongly convex w.r.t. ||.||_1 on the
+    simplex (Pinsker). The mirror step is exponentiated gradient.
     """
 
     name = "entropy"
 
     def __init__(self, ball: ConstraintSet):
-        self.ball = _require_set(ball, (Simplex,), "the probability simplex for the entropy potential")
-
-    def psi(self, theta):
-        theta = np.asarray(theta, dtype=float)
-        return float(np.sum(special.xlogy(theta, theta)))
-
-    def grad(self, theta):
-        return np.log(np.asarray(theta, dtype=float)) + 1.0
-
-    def minimizer(self):
-        return np.full(self.ball.dim, 1.0 / self.ball.dim)
-
-    def mirror_step(self, theta, g, eta):
-        w = np.log(np.asarray(theta, dtype=float)) - eta * np.asarray(g, dtype=float)
-        w -= np.max(w)
-        e = np.exp(w)
-        return e / e.sum()
-
-    @property
-    def range(self):
-        return math.log(self.ball.dim)
+        ball = _require_set(ball, (Simplex,), "the probability simplex for the entropy potential")
+        super().__init__(NegativeEntropyMap(), ball, 1.0, width_l1_ball(ball.dim)[0])
 
     def q_norm(self, v):
         return float(np.sum(np.abs(v)))
 
     def q_dual_norm(self, g):
         return float(np.max(np.abs(g)))
-
-    @property
-    def q_radius(self):
-        return 1.0
-
-    @property
-    def q_width(self):
-        return width_l1_ball(self.ball.dim)[0]
 
 
 def lq_exponent(k: int) -> float:
@@ -432,27 +358,28 @@ def lq_exponent(k: int) -> float:
 class LqPotential(Potential):
     """Psi(theta) = c ||theta||_q^2 on the l1 ball of radius r (a polytope with k = 2p vertices).
 
-    Fact 3.4 / Claim 3.5 / equation (14). For the l1 ball the quotient norm ||.||_{Q,q} of
-    Fact 3.4 is ||.||_q / r, and ||.||_Q = ||.||_1 / r. ``constant``:
+    Fact 3.4 / Claim 3.5 / equation (14): :class:`reference.geometry.mirror.PNormMap` (exponent q,
+    scale c). For the l1 ball the quotient norm ||.||_{Q,q} of Fact 3.4 is ||.||_q / r, and
+    ||.||_Q = ||.||_1 / r. ``constant``:
 
     - ``"resolved"`` (default): c = k^(2(1-1/q)) / (2 (q-1) r^2) (= e^2/(2(q-1) r^2) for the q of
       Claim 3.5), 1-strongly convex w.r.t. ||.||_Q, as Theorem 3.2 needs (erm_geometry-E08);
     - ``"paper"``: c = 1/(4 (q-1) r^2) as printed in Fact 3.4 (only 1/2-strongly convex w.r.t.
       ||.||_{Q,q}; the analysis of Theorem 3.2 does not cover it).
 
-    The mirror step is exact: with z the dual point, theta(lam) = grad Psi*(soft(z, lam)) and the
-    multiplier lam of the l1 constraint is found by bisection on the monotone ||theta(lam)||_1.
+    The mirror step is PNormMap's: the dual map of the soft-thresholded dual point, the multiplier
+    of the l1 constraint by a monotone root find, certified by its first-order residual.
     """
 
     name = "lq"
 
     def __init__(self, ball: ConstraintSet, q: float | None = None, constant: str = "resolved"):
-        self.ball = _require_set(ball, (L1Ball,), "an l1 ball for the l_q potential of Fact 3.4")
-        self.k = 2 * self.ball.dim
+        ball = _require_set(ball, (L1Ball,), "an l1 ball for the l_q potential of Fact 3.4")
+        self.k = 2 * ball.dim
         self.q = lq_exponent(self.k) if q is None else float(q)
         if not 1.0 < self.q <= 2.0:
             raise ParameterError("q", "1 < q <= 2 (Fact 3.4)", self.q)
-        r = self.ball.r
+        r = ball.r
         if constant == "resolved":
             self.c = self.k ** (2.0 * (1.0 - 1.0 / self.q)) / (2.0 * (self.q - 1.0) * r * r)
         elif constant == "paper":
@@ -460,44 +387,7 @@ class LqPotential(Potential):
         else:
             raise ParameterError("constant", "'resolved' or 'paper'", constant)
         self.constant = constant
-        self.q_dual = self.q / (self.q - 1.0)
-
-    def psi(self, theta):
-        return float(self.c * np.linalg.norm(np.asarray(theta, dtype=float), ord=self.q) ** 2)
-
-    def grad(self, theta):
-        theta = np.asarray(theta, dtype=float)
-        nq = np.linalg.norm(theta, ord=self.q)
-        if nq == 0:
-            return np.zeros_like(theta)
-        return 2.0 * self.c * nq ** (2.0 - self.q) * np.abs(theta) ** (self.q - 1.0) * np.sign(theta)
-
-    def grad_conjugate(self, w):
-        """grad Psi*(w) for Psi* (w) = ||w||_{q'}^2 / (4c): the inverse of grad Psi."""
-        w = np.asarray(w, dtype=float)
-        nd = np.linalg.norm(w, ord=self.q_dual)
-        if nd == 0:
-            return np.zeros_like(w)
-        return (nd ** (2.0 - self.q_dual) * np.abs(w) ** (self.q_dual - 1.0) * np.sign(w)) / (2.0 * self.c)
-
-    def minimizer(self):
-        return np.zeros(self.ball.dim)
-
-    def mirror_step(self, theta, g, eta):
-        z = self.grad(theta) - eta * np.asarray(g, dtype=float)
-        r = self.ball.r
-
-        def point(lam):
-            return self.grad_conjugate(np.sign(z) * np.maximum(np.abs(z) - lam, 0.0))
-
-        if np.sum(np.abs(point(0.0))) <= r:
-            return point(0.0)
-        lam = _bisect_multiplier(lambda lam: float(np.sum(np.abs(point(lam)))), r, float(np.max(np.abs(z))))
-        return point(lam)
-
-    @property
-    def range(self):
-        return self.c * self.ball.r ** 2
+        super().__init__(PNormMap(self.q, scale=self.c), ball, r, r * width_l1_ball(ball.dim)[0])
 
     def q_norm(self, v):
         return float(np.sum(np.abs(v))) / self.ball.r
@@ -505,162 +395,63 @@ class LqPotential(Potential):
     def q_dual_norm(self, g):
         return self.ball.r * float(np.max(np.abs(g)))
 
-    @property
-    def q_radius(self):
-        return self.ball.r
-
-    @property
-    def q_width(self):
-        return self.ball.r * width_l1_ball(self.ball.dim)[0]
-
 
 class GroupPotential(Potential):
     """Psi(theta) = 1/(kappa xi) sum_j ||theta^(j)/r||_2^kappa on the grouped l1/l2 ball (Section 3.2, (15)).
 
-    Resolved constants (erm_geometry-E09): m_b = ceil(p/k) blocks of k coordinates;
-    kappa = 2 if m_b <= 2 else 1 + 1/ln m_b; xi = 1, 1/2, 1/(e ln m_b) for m_b = 1, 2, >= 3.
-    (The paper writes M for both the number of blocks and the exponent, and log(p/k).)
-    The mirror step is a group soft-threshold followed by the blockwise inverse gradient,
-    with the multiplier found by bisection.
+    :class:`reference.geometry.mirror.GroupNormMap` with its constants as resolved here
+    (erm_geometry-E09): m_b blocks; kappa = 2 if m_b <= 2 else 1 + 1/ln m_b; xi = 1, 1/2,
+    1/(e ln m_b) for m_b = 1, 2, >= 3 (the paper writes M for both the number of blocks and the
+    exponent, and log(p/k)). Q = C / r scaled: ||.||_Q = grouped norm / r.
     """
 
     name = "group"
 
     def __init__(self, ball: ConstraintSet):
-        self.ball = _require_set(ball, (GroupL1L2Ball,), "a grouped l1/l2 ball for the group potential")
-        mb = len(self.ball.sizes)
-        self.blocks_count = mb
-        self.kappa = 2.0 if mb <= 2 else 1.0 + 1.0 / math.log(mb)
-        self.xi = 1.0 if mb == 1 else (0.5 if mb == 2 else 1.0 / (math.e * math.log(mb)))
-
-    def psi(self, theta):
-        u = np.asarray(theta, dtype=float) / self.ball.r
-        return float(sum(np.linalg.norm(u[b]) ** self.kappa for b in _blocks(self.ball)) / (self.kappa * self.xi))
-
-    def grad(self, theta):
-        r = self.ball.r
-        u = np.asarray(theta, dtype=float) / r
-        out = np.zeros_like(u)
-        for b in _blocks(self.ball):
-            nb = np.linalg.norm(u[b])
-            if nb > 0:
-                out[b] = nb ** (self.kappa - 2.0) * u[b] / self.xi
-        return out / r
-
-    def _inverse_block(self, w):
-        nw = np.linalg.norm(w)
-        if nw == 0:
-            return np.zeros_like(w)
-        return w / nw * (self.xi * nw) ** (1.0 / (self.kappa - 1.0))
-
-    def minimizer(self):
-        return np.zeros(self.ball.dim)
-
-    def mirror_step(self, theta, g, eta):
-        r = self.ball.r
-        z = r * (self.grad(theta) - eta * np.asarray(g, dtype=float))  # dual point in the u = theta/r scale
-        blocks = _blocks(self.ball)
-
-        def point(lam):
-            u = np.zeros_like(z)
-            for b in blocks:
-                nz = np.linalg.norm(z[b])
-                if nz > lam:
-                    u[b] = self._inverse_block(z[b] * (1.0 - lam / nz))
-            return u
-
-        def mass(lam):
-            u = point(lam)
-            return float(sum(np.linalg.norm(u[b]) for b in blocks))
-
-        lam = 0.0 if mass(0.0) <= 1.0 else _bisect_multiplier(mass, 1.0, float(max(np.linalg.norm(z[b]) for b in blocks)))
-        return r * point(lam)
-
-    @property
-    def range(self):
-        return 1.0 / (self.kappa * self.xi)
+        ball = _require_set(ball, (GroupL1L2Ball,), "a grouped l1/l2 ball for the group potential")
+        mirror_map = GroupNormMap(ball)
+        self.kappa, self.xi = mirror_map.kappa, mirror_map.xi
+        super().__init__(mirror_map, ball, ball.r, ball.r * width_group_ball(ball.sizes)[0])
 
     def q_norm(self, v):
         return self.ball.group_norm(v) / self.ball.r
 
     def q_dual_norm(self, g):
-        return self.ball.r * float(max(np.linalg.norm(np.asarray(g)[b]) for b in _blocks(self.ball)))
-
-    @property
-    def q_radius(self):
-        return self.ball.r
-
-    @property
-    def q_width(self):
-        return self.ball.r * width_group_ball(self.ball.sizes)[0]
+        g = np.asarray(g)
+        return self.ball.r * float(max(np.linalg.norm(g[a:b]) for a, b in zip(self.ball.bounds[:-1],
+                                                                               self.ball.bounds[1:])))
 
 
 class NuclearPotential(Potential):
     """Psi(Theta) = c sum_i sigma_i(Theta/r)^(1+q), q = 1/(2 ln(2m)), on the nuclear ball (Section 3.2, (16)).
 
-    m = min(d1, d2). ``constant``: ``"resolved"`` c = 4 sqrt(e) ln(2m) / (2^q (1+q)) (Ben-Tal and
-    Nemirovski's constant; erm_geometry-E10) or ``"paper"`` c = 4 sqrt(e ln(2m)) / (2^q (1+q)) as printed.
-    The mirror step: SVD of the dual point, then the vector problem on the singular values over
-    {sum u_i <= 1} (soft-threshold plus bisection), then back.
+    :class:`reference.geometry.mirror.SchattenMap`; m = min(d1, d2). ``constant``: ``"resolved"``
+    c = 4 sqrt(e) ln(2m) / (2^q (1+q)) (Ben-Tal and Nemirovski's constant; erm_geometry-E10) or
+    ``"paper"`` c = 4 sqrt(e ln(2m)) / (2^q (1+q)) as printed.
     """
 
     name = "nuclear"
 
     def __init__(self, ball: ConstraintSet, constant: str = "resolved"):
-        self.ball = _require_set(ball, (NuclearBall,), "a nuclear-norm ball for the spectral potential")
-        self.m = min(self.ball.shape)
-        self.q = 1.0 / (2.0 * math.log(2 * self.m))
+        ball = _require_set(ball, (NuclearBall,), "a nuclear-norm ball for the spectral potential")
+        m = min(ball.shape)
+        q = 1.0 / (2.0 * math.log(2 * m))
         if constant == "resolved":
-            self.c = 4.0 * math.sqrt(math.e) * math.log(2 * self.m) / (2 ** self.q * (1 + self.q))
+            mirror_map = SchattenMap(ball)
         elif constant == "paper":
-            self.c = 4.0 * math.sqrt(math.e * math.log(2 * self.m)) / (2 ** self.q * (1 + self.q))
+            mirror_map = SchattenMap(ball, constant=4.0 * math.sqrt(math.e * math.log(2 * m)) / (2 ** q * (1 + q)))
         else:
             raise ParameterError("constant", "'resolved' or 'paper'", constant)
-        self.constant = constant
-
-    def psi(self, theta):
-        s = np.linalg.svd(np.asarray(theta, dtype=float) / self.ball.r, compute_uv=False)
-        return float(self.c * np.sum(s ** (1 + self.q)))
-
-    def grad(self, theta):
-        r = self.ball.r
-        u, s, vt = np.linalg.svd(np.asarray(theta, dtype=float) / r, full_matrices=False)
-        return (u * (self.c * (1 + self.q) * s ** self.q)) @ vt / r
-
-    def minimizer(self):
-        return np.zeros(self.ball.shape)
-
-    def mirror_step(self, theta, g, eta):
-        r = self.ball.r
-        z = r * (self.grad(theta) - eta * np.asarray(g, dtype=float))
-        a, s, bt = np.linalg.svd(z, full_matrices=False)
-
-        def values(lam):
-            return (np.maximum(s - lam, 0.0) / (self.c * (1 + self.q))) ** (1.0 / self.q)
-
-        lam = 0.0 if values(0.0).sum() <= 1.0 else _bisect_multiplier(lambda lam: float(values(lam).sum()), 1.0,
-                                                                      float(s.max()))
-        return r * (a * values(lam)) @ bt
-
-    @property
-    def range(self):
-        return self.c
+        self.m, self.q, self.c, self.constant = m, mirror_map.q, mirror_map.c, constant
+        d1, d2 = ball.shape
+        # G_Q: the upper bound sqrt(d1) + sqrt(d2) on E||G||_op (Gordon); the paper cites O(sqrt m)
+        super().__init__(mirror_map, ball, ball.r, ball.r * (math.sqrt(d1) + math.sqrt(d2)))
 
     def q_norm(self, v):
         return float(np.sum(np.linalg.svd(np.asarray(v, dtype=float), compute_uv=False))) / self.ball.r
 
     def q_dual_norm(self, g):
         return self.ball.r * float(np.linalg.norm(np.asarray(g, dtype=float), ord=2))
-
-    @property
-    def q_radius(self):
-        return self.ball.r
-
-    @property
-    def q_width(self):
-        """Upper bound sqrt(d1) + sqrt(d2) on E||G||_op (Gordon); the paper cites O(sqrt m)."""
-        d1, d2 = self.ball.shape
-        return self.ball.r * (math.sqrt(d1) + math.sqrt(d2))
 
 
 # ---------------------------------------------------------------------------
