@@ -244,10 +244,6 @@ def same_set(a: ConstraintSet, b: ConstraintSet) -> bool:
             and getattr(a, "sizes", None) == getattr(b, "sizes", None))
 
 
-def _blocks(C: GroupL1L2Ball) -> list[slice]:
-    return [slice(a, b) for a, b in zip(C.bounds[:-1], C.bounds[1:])]
-
-
 # ---------------------------------------------------------------------------
 # Potentials of Section 3.2. A potential is a mirror map of reference.geometry.mirror (psi, its
 # gradient, Bregman divergence, exact mirror step, argmin and range over C) paired with the set C
@@ -350,9 +346,9 @@ class EntropyPotential(Potential):
 
 
 def lq_exponent(k: int) -> float:
-    """q of Claim 3.5: ln k/(ln k - 1) when that lies in (1, 2] (k >= 8), else 2 (erm_geometry-E08)."""
-    k = check_int(k, "k", 2)
-    return math.log(k) / (math.log(k) - 1.0) if math.log(k) >= 2.0 else 2.0
+    """q of Claim 3.5: ln k/(ln k - 1) when that lies in (1, 2] (k >= 8), else 2 (erm_geometry-E08);
+    the exponent of reference.geometry's ``PNormMap.paper_fact_3_4(k)``."""
+    return PNormMap.paper_fact_3_4(k).p
 
 
 class LqPotential(Potential):
