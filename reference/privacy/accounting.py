@@ -522,7 +522,9 @@ def gaussian_delta(epsilon, mu) -> float:
     """
     epsilon = _check_profile_epsilon(epsilon)
     mu = _check_mu(mu)
-    return _up(_gaussian_delta_mp(_mp(epsilon), _mp(mu)))
+    # Rounded up, but a probability: 1 is already a valid upper bound (at huge mu and eps = 0
+    # the exact value 1 - 2 Phi(-mu/2) would otherwise round up past 1).
+    return min(1.0, _up(_gaussian_delta_mp(_mp(epsilon), _mp(mu))))
 
 
 def _log_gaussian_delta_float(eps: float, mu: float) -> float:
