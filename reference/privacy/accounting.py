@@ -694,7 +694,7 @@ def laplace_delta(epsilon, epsilon0) -> float:
     if epsilon >= epsilon0:
         return 0.0
     with mpmath.workdps(DPS):
-        return _up(-mpmath.expm1(-(_mp(epsilon0) - _mp(epsilon)) / 2))
+        return min(1.0, _up(-mpmath.expm1(-(_mp(epsilon0) - _mp(epsilon)) / 2)))   # a probability
 
 
 # ---------------------------------------------------------------------------

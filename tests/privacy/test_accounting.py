@@ -765,3 +765,12 @@ def test_rr_profile_negative_control():
     """The enumeration flags an under-report: half the basic bound of two eps = 1 steps leaks more than 1e-3."""
     assert rr_product_profile([1.0, 1.0], 1.0) > 1e-3
     assert rr_product_profile([1.0, 1.0], 2.0) < 1e-30      # zero up to the 40-digit arithmetic
+
+
+@pytest.mark.claim("core:Laplace exact profile")
+@pytest.mark.parametrize("epsilon0", [1e-8, 1.0, 50.0, 700.0, 1e8])
+@pytest.mark.parametrize("epsilon", [0.0, 1e-300, 1.0])
+def test_rounded_up_profiles_stay_probabilities(epsilon0, epsilon):
+    """Rounding a delta up must not carry it past 1 (it did at epsilon0 = 700, epsilon = 0)."""
+    assert 0 <= acc.laplace_delta(epsilon, epsilon0) <= 1
+    assert 0 <= acc.gaussian_delta(epsilon, epsilon0) <= 1
