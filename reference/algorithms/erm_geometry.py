@@ -1070,23 +1070,28 @@ def private_frank_wolfe_polytope(X, y, loss, vertices, *, epsilon: float, delta:
 
 
 def paper_sigma_algorithm5(epsilon: float, delta: float, lipschitz: float, n: int, T: int,
-                           literal: bool = False) -> float:
-    """Algorithm 5 line 3. ``literal=True``: sigma^2 = 32 L_2 T log^2(n/delta)/(n eps)^2 as printed
-    (L_2 unsquared); default (erm_geometry-E17): 32 L_2^2 T log^2(T/delta)/(n eps)^2 as in the proof
-    of Theorem B.2 and in Algorithm 1."""
+                           literal: bool = True) -> float:
+    """Algorithm 5 line 3. Default (``literal=True``, the ``paper`` calibration): sigma^2 =
+    32 L_2 T log^2(n/delta)/(n eps)^2 exactly as printed, computed by the one shared
+    :func:`reference.algorithms.frank_wolfe.paper_gaussian_sigma` (lasso-E08). ``literal=False``:
+    the resolution of erm_geometry-E17, 32 L_2^2 T log^2(T/delta)/(n eps)^2 as in the proof of
+    Theorem B.2 and in Algorithm 1 (scale-correct in L_2)."""
+    from . import frank_wolfe as fw
+
     if literal:
-        return math.sqrt(32.0 * lipschitz * T * math.log(n / delta) ** 2) / (n * epsilon)
+        return fw.paper_gaussian_sigma(lipschitz, T, n, epsilon, delta)
     return paper_sigma_algorithm1(epsilon, delta, lipschitz, n, T)
 
 
 def private_frank_wolfe_general(X, y, loss, constraint_set, *, epsilon: float, delta: float,
                                 lipschitz: float, T: int, rng: np.random.Generator,
                                 calibration: str = "paper", theta1=None, step_size: str = "paper",
-                                literal_sigma: bool = False):
+                                literal_sigma: bool = True):
     """Algorithm 5 (A_Noise-FW(Gen-convex)) of ``erm_geometry``, Appendix B; Theorems B.1, B.2.
 
     The loop is :func:`reference.algorithms.frank_wolfe.private_frank_wolfe_general` with the LMO
-    of C. The l2 sensitivity of the gradient is 2 L_2 / n (replace-one).
+    of C. The l2 sensitivity of the gradient is 2 L_2 / n (replace-one). ``calibration="paper"``
+    uses the printed sigma; ``literal_sigma=False`` the proof's (erm_geometry-E17).
     """
     from . import frank_wolfe as fw
 

@@ -218,7 +218,8 @@ def alg5_certify(calibration: str):
 def _alg5_case(calibration: str) -> ExactCase:
     return ExactCase(
         claim="erm_geometry:Theorem B.1",
-        title=f"Algorithm 5, {calibration} sigma (resolved: L_2 squared, log(T/delta)), T = {T4}, n = {N4}",
+        title=(f"Algorithm 5, {'printed' if calibration == 'paper' else 'certified'} sigma, "
+               f"T = {T4}, n = {N4}"),
         distributions=functools.partial(alg5_distributions, 1.0, calibration),
         claimed_epsilon=EPS4, claimed_delta=DELTA4,
         certify=functools.partial(alg5_certify, calibration),

@@ -170,12 +170,13 @@ def test_algorithm_5_ledger_certified_and_printed_sigma_not_scale_correct():
         assert all(e.kind == "gaussian" and e.sensitivity == pytest.approx(2 / n) for e in res.ledger)
         assert eg.certify_epsilon(res.ledger, delta) <= eps
     # printed: sigma ~ sqrt(L_2), so scaling the loss by c scales the noise by sqrt(c) only
-    s1 = eg.paper_sigma_algorithm5(eps, delta, 1.0, n, T, literal=True)
+    s1 = eg.paper_sigma_algorithm5(eps, delta, 1.0, n, T)            # the printed formula (default)
+    assert s1 == fw.paper_gaussian_sigma(1.0, T, n, eps, delta)      # one formula, shared with lasso
     s_big = eg.paper_sigma_algorithm5(eps, delta, 1e4, n, T, literal=True)
     assert s_big / s1 == pytest.approx(100.0)
     ledger = FrozenLedger(tuple([MechanismEvent("gaussian", 2 * 1e4 / n, "l2", noise_scale=s_big)] * (T - 1)))
     assert eg.certify_epsilon(ledger, delta) > eps      # L_2 = 1e4: the printed noise is not enough
-    resolved = eg.paper_sigma_algorithm5(eps, delta, 1e4, n, T)
+    resolved = eg.paper_sigma_algorithm5(eps, delta, 1e4, n, T, literal=False)
     ledger = FrozenLedger(tuple([MechanismEvent("gaussian", 2 * 1e4 / n, "l2", noise_scale=resolved)] * (T - 1)))
     assert eg.certify_epsilon(ledger, delta) <= eps
 
