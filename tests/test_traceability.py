@@ -47,3 +47,10 @@ def test_updated_page_keeps_hand_written_text(tmp_path, monkeypatch):
 def test_unknown_paper_is_refused():
     with pytest.raises(ParameterError):
         traceability.generate("nonsense")
+
+
+@pytest.mark.parametrize("key", ["core", "erm_geometry", "lasso"])
+def test_committed_traceability_pages_are_current(key):
+    """docs/<key>.md's generated part matches the code; regenerate with
+    `python -m reference trace --write` after moving code lines or changing claims."""
+    assert traceability.is_current(key), f"docs/{key}.md is stale: run python -m reference trace --write"
