@@ -82,6 +82,21 @@ def test_both_checks_flag_a_lasso_with_half_the_noise(case):
     assert not ok_law, detail
 
 
+def mirror_descent_with_half_the_noise(X, y, epsilon, delta, T, eta, geometry, calibration, rng):
+    from reference.vector_cases import mirror_descent_squared_loss
+
+    return mirror_descent_squared_loss(X, y, 2 * epsilon, delta, T, eta, geometry, calibration, rng)
+
+
+@pytest.mark.deep   # ~12 s a case; the same checks' negative controls run by default on lasso and core
+@pytest.mark.parametrize("case", [c for c in cases("erm_geometry:Algorithm 1") if c.statistic is not None],
+                         ids=lambda c: c.name)
+def test_both_checks_flag_mirror_descent_with_half_the_noise(case):
+    assert not replay(run_case(case), case, mirror_descent_with_half_the_noise)[0]
+    ok_law, _, detail = distribution_check(case, mirror_descent_with_half_the_noise)
+    assert not ok_law, detail
+
+
 def test_replay_flags_a_wrong_noise_scale():
     case = cases("core:laplace_mechanism")[0]
     ok, detail = replay(run_case(case), case, laplace_with_wrong_scale)
