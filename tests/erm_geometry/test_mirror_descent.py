@@ -94,6 +94,19 @@ def test_ledger_is_T_gaussian_events_certified_within_the_claim(calibration, eps
 
 
 @pytest.mark.claim("erm_geometry:Theorem 3.1 accounting")
+def test_printed_sigma_is_not_certified_at_large_eps_and_delta():
+    """erm_geometry-E26: outside small (eps, delta) the printed sigma falls short of its claim."""
+    X, y = _data()
+    pot = eg.EuclideanPotential(L2Ball(4, 1.0))
+    res = eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, epsilon=10.0, delta=0.5, lipschitz=2.0, T=1,
+                                  eta=0.1, rng=np.random.default_rng(1), calibration="paper")
+    assert eg.certify_epsilon(res.ledger, 0.5) > 10.0
+    cert = eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, epsilon=10.0, delta=0.5, lipschitz=2.0, T=1,
+                                   eta=0.1, rng=np.random.default_rng(1), calibration="certified")
+    assert eg.certify_epsilon(cert.ledger, 0.5) <= 10.0
+
+
+@pytest.mark.claim("erm_geometry:Theorem 3.1 accounting")
 def test_certified_sigma_against_the_exact_gaussian_dp_profile():
     """Independent check: T Gaussian steps are exactly mu-GDP, mu = s sqrt(T)/sigma; at the certified
     sigma the exact delta(eps) of mu-GDP (scipy, Dong-Roth-Su) is within delta."""

@@ -93,6 +93,39 @@ def test_ledger_records_what_is_claimed_and_by_whom():
             assert ev.kind == "approximate" and certificate.epsilon <= 1.0
 
 
+class _NoHessian:
+    """The squared loss without a ``hessian`` method: KST12's side conditions cannot be checked."""
+
+    def __init__(self):
+        self._loss = SquaredLoss()
+
+    def value(self, theta, x, y):
+        return self._loss.value(theta, x, y)
+
+    def gradient(self, theta, x, y):
+        return self._loss.gradient(theta, x, y)
+
+
+@pytest.mark.claim("erm_geometry:Algorithm 2 privacy")
+@pytest.mark.parametrize("loss, reason", [(SquaredLoss(0.3), "rank 3 > 1"), (_NoHessian(), "no Hessian")])
+def test_kst_noise_is_only_claimed_outside_kst12s_conditions(loss, reason):
+    """KST12 proves the certified noise for rank <= 1 per-record Hessians; a full-rank Hessian
+    (x x^T + mu I) or a loss that cannot show its Hessian leaves the guarantee unproved."""
+    X = unit_rows(np.random.default_rng(0), 20, 3)
+    y = np.zeros(20)
+    res = eg.objective_perturbation(X, y, loss, L2Ball(3, 1.0), epsilon=0.5, delta=1e-3, lipschitz=3.0,
+                                    lambda_max=1.3, lambda_min=0.0, rng=np.random.default_rng(1),
+                                    calibration="certified")
+    (ev,) = res.ledger.events
+    assert ev.kind == "claimed" and reason.split()[0] in ev.label
+    assert certify(res.ledger, 2e-3).epsilon == math.inf
+    # the same data with a rank-one Hessian loss: proved
+    proved = eg.objective_perturbation(X, y, SquaredLoss(), L2Ball(3, 1.0), epsilon=0.5, delta=1e-3,
+                                       lipschitz=3.0, lambda_max=1.3, lambda_min=0.0,
+                                       rng=np.random.default_rng(1), calibration="certified")
+    assert proved.ledger.events[0].kind == "approximate"
+
+
 @pytest.mark.claim("erm_geometry:Algorithm 2 line 1")
 def test_zeta_line_1_and_zero_under_theorem_4_1_case_2():
     X = unit_rows(np.random.default_rng(0), 20, 3)
