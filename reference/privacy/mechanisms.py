@@ -234,16 +234,17 @@ def exponential_mechanism(scores, sensitivity, epsilon, rng, *, monotone=False, 
 # Report noisy max / min
 
 def _noisy_argmax(s, scale, rng, noise, n_draws):
+    """argmax of s + noise, once (n_draws None) or n_draws times. One code path for both, so the
+    law tests of the batch mode also test what an algorithm's single draws run."""
     draw = rng.laplace if noise == "laplace" else rng.gumbel
-    if n_draws is None:
-        return int(np.argmax(s + draw(0.0, scale, s.shape)))
+    total = 1 if n_draws is None else n_draws
     m = s.size
     rows = max(1, _BLOCK // m)
-    out = np.empty(n_draws, dtype=np.intp)
-    for start in range(0, n_draws, rows):
-        k = min(rows, n_draws - start)
+    out = np.empty(total, dtype=np.intp)
+    for start in range(0, total, rows):
+        k = min(rows, total - start)
         out[start:start + k] = np.argmax(s + draw(0.0, scale, (k, m)), axis=1)
-    return out
+    return int(out[0]) if n_draws is None else out
 
 
 def report_noisy_max(scores, sensitivity, scale, rng, *, noise="laplace", monotone=False, ledger=None,

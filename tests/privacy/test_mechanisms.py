@@ -527,3 +527,16 @@ def test_junk_inputs_raise_package_errors_or_give_nan_free_results(index, a, b, 
     except ReferenceSpecError:
         return
     assert not np.isnan(np.asarray(out, dtype=float)).any()
+
+
+@pytest.mark.claim("core:Laplace report-noisy-max selection law")
+@pytest.mark.parametrize("noise", ["laplace", "gumbel"])
+def test_single_draws_are_the_batch_mode_draws(noise):
+    """The law tests run the batch mode; an algorithm runs single draws. They must be the same
+    computation: k single calls on one generator give exactly the first k batch outputs
+    (a scale changed in one path only would break this)."""
+    scores = np.array([0.0, 0.7, 1.5, -0.3])
+    rng = np.random.default_rng(5)
+    single = [report_noisy_max(scores, 1.0, 0.9, rng, noise=noise) for _ in range(300)]
+    batch = report_noisy_max(scores, 1.0, 0.9, np.random.default_rng(5), noise=noise, n_draws=300)
+    assert single == batch.tolist()
