@@ -399,6 +399,9 @@ def private_frank_wolfe_polytope(gradient, vertices, theta1, T: int, *, noise_sc
     ledger = Ledger()
     # Line 1: choose an arbitrary theta_1 from C (public, given by the caller)
     theta = _start(theta1, S.dim)
+    if not S.contains(theta):
+        raise AssumptionViolation("theta_1 lies in C = conv(S) (Algorithm 2 line 1)",
+                                  "the recorded score sensitivity holds only for iterates in C")
     p = theta.shape[0]
     iterates, selected, selected_index = _records(theta, T, keep_iterates)
     # Line 2: for t = 1 to T - 1

@@ -255,3 +255,16 @@ def test_signed_basis_agrees_with_geometry_l1_ball(p, radius, seed):
     g = np.random.default_rng(seed).integers(-2, 3, p).astype(float)   # many ties
     assert np.array_equal(S.lmo(g), ball.lmo(g))
     assert np.array_equal(np.vstack([S.vertex(i) for i in range(S.size)]), ball.vertices())
+
+
+def test_private_polytope_refuses_a_start_outside_the_polytope():
+    """The score sensitivity recorded in the ledger assumes every iterate is in C (review finding)."""
+    import numpy as np
+    import pytest
+
+    from reference.algorithms import frank_wolfe as fw
+    from reference.errors import AssumptionViolation
+
+    with pytest.raises(AssumptionViolation, match="theta_1 lies in C"):
+        fw.private_frank_wolfe_polytope(lambda th: np.zeros(2), fw.SignedBasis(2, 1.0), np.array([5.0, 5.0]), 3,
+                                        noise_scale=1.0, score_sensitivity=0.1, rng=np.random.default_rng(0))
