@@ -77,6 +77,12 @@ def check_array(value: object, name: str, ndim: int | None = None, shape: tuple 
                 allow_empty: bool = False) -> np.ndarray:
     """A finite float64 array (a new array; the caller's is never modified)."""
     try:
+        complex_input = np.iscomplexobj(value)
+    except (TypeError, ValueError):   # ragged or odd input: the conversion below reports it
+        complex_input = False
+    if complex_input:   # numpy would drop the imaginary part with only a warning
+        raise ParameterError(name, "an array of real numbers (not complex)", "complex entries")
+    try:
         arr = np.array(value, dtype=float)
     except (TypeError, ValueError) as exc:
         raise ParameterError(name, "an array of real numbers", type(value).__name__) from exc

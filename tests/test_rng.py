@@ -57,3 +57,10 @@ def test_check_rng_accepts_generators_and_stand_ins_only():
         check_rng(np.random.RandomState(0))
     with pytest.raises(ParameterError):
         check_rng(42)
+
+
+def test_check_array_refuses_complex_input():
+    from reference._validate import check_array
+
+    with pytest.raises(ParameterError, match="not complex"):
+        check_array([1.0, 2.0 + 1e-9j], "x")

@@ -93,6 +93,9 @@ def score_sensitivity(n: int, radius: float = 1.0) -> float:
     return 2.0 * lipschitz_l1(c) * c / n
 
 
+MAX_HORIZON = 10**8   # a larger T would not fit the iterate records in memory
+
+
 def horizon(n: int, epsilon: float, radius: float = 1.0, *, gamma: str = "exact") -> int:
     """T of Theorem 2.5, T = (Gamma n eps / (L_1 ||C||_1))^(2/3), rounded up, at least 1
     (the paper leaves it real; lasso-E05). With c = 1: (2 n eps)^(2/3) for the exact Gamma = 8,
@@ -102,6 +105,9 @@ def horizon(n: int, epsilon: float, radius: float = 1.0, *, gamma: str = "exact"
     c = check_positive(radius, "radius")
     G = curvature_bound(c, gamma=gamma)
     value = (G * n * eps / (lipschitz_l1(c) * c)) ** (2.0 / 3.0)
+    if not value <= MAX_HORIZON:
+        raise ParameterError("T", f"at most {MAX_HORIZON:.0e} steps; Theorem 2.5's horizon for n = {n}, "
+                             f"epsilon = {eps:g} is {value:.3g} (pass T explicitly)", value)
     # guard against 8.000000000000002 rounding the ceiling up when the value is an integer
     return max(1, math.ceil(value - 1e-9 * value))
 
@@ -118,6 +124,9 @@ def check_lasso_data(X, y) -> tuple[np.ndarray, np.ndarray]:
     """
     X = np.asarray(X)
     y = np.asarray(y)
+    for name, arr in (("X", X), ("y", y)):
+        if np.iscomplexobj(arr):   # astype would drop the imaginary part with only a warning
+            raise ParameterError(name, "an array of real numbers (not complex)", str(arr.dtype))
     if X.dtype != np.float64:
         try:
             X = X.astype(np.float64)

@@ -48,7 +48,7 @@ def theta_in_ball(draw, p, c):
         return fw.SignedBasis(p, c).vertex(draw(st.integers(0, 2 * p - 1)))
     w = np.array(draw(st.lists(st.floats(-1, 1), min_size=p, max_size=p)))
     s = np.sum(np.abs(w))
-    return w * (c / s) * draw(st.floats(0, 1)) if s > 0 else w
+    return (w / s) * c * draw(st.floats(0, 1)) if s > 0 else w   # w / s first: c / s overflows for subnormal s
 
 
 @pytest.mark.claim("lasso:§2.2 Lipschitz constant")
@@ -293,3 +293,19 @@ def test_certified_bounds_on_the_optimum_bracket_it():
                    constraints=[cons], method="SLSQP", options={"ftol": 1e-12, "maxiter": 500})
     assert lo - 1e-9 <= sol.fun <= hi + 1e-6
     assert lasso.excess_risk(np.zeros(6), X, y, lo) >= lasso.lasso_loss(np.zeros(6), X, y) - hi
+
+
+def test_complex_data_and_an_absurd_horizon_are_refused():
+    """Review findings: complex X was truncated to its real part; epsilon = 1e300 failed inside numpy."""
+    import numpy as np
+    import pytest
+
+    from reference.algorithms import lasso
+    from reference.errors import ParameterError
+
+    X = np.zeros((3, 2), dtype=complex)
+    X[0, 0] = 0.5 + 0.5j
+    with pytest.raises(ParameterError, match="not complex"):
+        lasso.private_lasso(X, np.zeros(3), 1.0, 1e-5, np.random.default_rng(0), T=2)
+    with pytest.raises(ParameterError, match="^T must satisfy"):
+        lasso.private_lasso(np.zeros((3, 2)), np.zeros(3), 1e300, 1e-5, np.random.default_rng(0))
