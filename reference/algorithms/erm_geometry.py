@@ -718,6 +718,8 @@ def noisy_mirror_descent_nonprivate(X, y, loss, potential: Potential, *, T: int,
     root = (v * np.sqrt(np.maximum(w, 0.0))) @ v.T
     # Line 2: theta_1 = argmin_C Psi unless given
     theta = potential.minimizer() if theta1 is None else check_array(theta1, "theta1", shape=shape)
+    if not potential.ball.contains(theta):
+        raise AssumptionViolation("theta_1 is a point of C (Algorithm 1 line 2)")
     iterates, noise = [theta], []
     # Line 3: for t = 1 to T
     for t in range(1, T + 1):
@@ -1122,7 +1124,9 @@ def private_frank_wolfe_general(X, y, loss, constraint_set, *, epsilon: float, d
         sigma = certified_gaussian_sigma(epsilon, delta, 2.0 * L2 / n, T - 1) if T > 1 else 1.0
     else:
         raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
-    theta1 = ball.lmo(np.ones(ball.shape)) if theta1 is None else theta1
+    theta1 = ball.lmo(np.ones(ball.shape)) if theta1 is None else check_array(theta1, "theta1", shape=ball.shape)
+    if not ball.contains(theta1):
+        raise AssumptionViolation("theta_1 is a point of C (Algorithm 5 line 1)")
     return fw.private_frank_wolfe_general(_data_gradient(loss, X, y, L2, "l2"), ball.lmo, theta1, T,
                                           sigma=sigma, l2_sensitivity=2.0 * L2 / n, rng=rng,
                                           step_size=step_size, label="erm_geometry Algorithm 5")

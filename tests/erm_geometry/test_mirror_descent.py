@@ -271,17 +271,21 @@ def test_three_point_identity(pot):
 @pytest.mark.claim("erm_geometry:Claim 3.3")
 @pytest.mark.parametrize("pot", _all_potentials()[:4], ids=lambda p: p.name + "-" + type(p.ball).__name__)
 def test_jensen_and_linearisation_hold_on_every_run(pot):
+    """Jensen (eq. (2)) and the linearisation of Claim 3.3 on a strictly convex loss, where both
+    have slack (with a linear loss both would be identities and the test could not fail)."""
     X, y = _data(5, n=30, p=4)
-    loss = LinearLoss()
-    res = eg.noisy_mirror_descent(X, y, loss, pot, epsilon=1.0, delta=1e-5, lipschitz=1.0, T=25, eta=0.3,
+    loss = SquaredLoss()
+    res = eg.noisy_mirror_descent(X, y, loss, pot, epsilon=1.0, delta=1e-5, lipschitz=2.0, T=25, eta=0.3,
                                   rng=np.random.default_rng(2))
     Lval = lambda th: eg.empirical_loss(loss, th, X, y)  # noqa: E731
-    assert Lval(res.theta) <= np.mean([Lval(t) for t in res.iterates[:25]]) + 1e-12
-    gbar = X.mean(0)
-    star = pot.ball.lmo(gbar)   # linear loss: theta* is the LMO output
+    average_of_losses = np.mean([Lval(t) for t in res.iterates[:25]])
+    assert Lval(res.theta) <= average_of_losses + 1e-12
+    assert average_of_losses - Lval(res.theta) > 1e-6          # strict here: the inequality is tested
     for th in res.iterates:
         assert pot.ball.contains(th, atol=1e-12)      # iterates feasible
-        assert Lval(th) - Lval(star) <= gbar @ (th - star) + 1e-12
+        g = np.mean([loss.gradient(th, X[i], y[i]) for i in range(len(y))], axis=0)
+        for star in (pot.minimizer(), pot.ball.lmo(g), res.theta):
+            assert Lval(th) - Lval(star) <= g @ (th - star) + 1e-12
     assert pot.ball.contains(res.theta, atol=1e-12)
 
 
@@ -362,3 +366,20 @@ def test_geometry_sets_are_understood_and_mismatches_named():
     res = eg.noisy_mirror_descent(X, y, LinearLoss(), pot, epsilon=1.0, delta=1e-5, lipschitz=1.0, T=2, eta=0.1,
                                   rng=np.random.default_rng(0), constraint_set=geometry.L1Ball(4, 1.0))
     assert geometry.L1Ball(4, 1.0).contains(res.theta)
+
+
+@pytest.mark.claim("erm_geometry:Line 4 mirror step")
+def test_a_start_outside_C_is_refused_everywhere():
+    """Review finding: the non-private variant and the Algorithm 5 wrapper accepted theta_1 outside C."""
+    X, y = _data(1)
+    outside = np.array([1.02, 0.0, 0.0, 0.0])
+    pot = eg.EuclideanPotential(L1Ball(4, 1.0))
+    with pytest.raises(AssumptionViolation, match="theta_1"):
+        eg.noisy_mirror_descent_nonprivate(X, y, SquaredLoss(), pot, T=3, eta=0.1, noise_cov=np.eye(4),
+                                           rng=np.random.default_rng(0), theta1=outside)
+    with pytest.raises(AssumptionViolation, match="theta_1"):
+        eg.private_frank_wolfe_general(X, y, SquaredLoss(), L1Ball(4, 1.0), epsilon=1.0, delta=1e-5, lipschitz=2.0,
+                                       T=3, rng=np.random.default_rng(0), theta1=outside)
+    with pytest.raises(AssumptionViolation, match="theta_1"):
+        eg.private_frank_wolfe_polytope(X, y, SquaredLoss(), L1Ball(4, 1.0), epsilon=1.0, delta=1e-5,
+                                        lipschitz_l1=2.0, T=3, rng=np.random.default_rng(0), theta1=outside)
