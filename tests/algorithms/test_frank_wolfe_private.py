@@ -71,6 +71,9 @@ def test_printed_gaussian_noise_with_squared_lipschitz_is_certified(eps, delta, 
         assert cert <= sigma
         ev2 = MechanismEvent(kind="gaussian", sensitivity=2 * L2 / n, norm="l2", noise_scale=cert)
         assert accounting.certify(FrozenLedger((ev2,) * (T - 1)), delta).epsilon <= eps
+        # negative control: 2% less than the certified sigma is not certified (the check has teeth)
+        weak = MechanismEvent(kind="gaussian", sensitivity=2 * L2 / n, norm="l2", noise_scale=0.98 * cert)
+        assert accounting.certify(FrozenLedger((weak,) * (T - 1)), delta).epsilon > eps
 
 
 def test_printed_gaussian_noise_is_not_scale_invariant():
