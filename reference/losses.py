@@ -28,7 +28,6 @@ Labels: logistic and hinge losses take y in {-1, +1}; squared and Huber losses a
 
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 

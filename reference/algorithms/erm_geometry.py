@@ -34,18 +34,17 @@ docs/errata.md, section ``erm_geometry`` (entries erm_geometry-E01 ...).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
-from scipy import optimize, special
+from scipy import optimize
 
 from .._validate import (check_array, check_delta, check_epsilon, check_int, check_nonnegative,
                          check_positive, check_rng)
 from ..claims import Algorithm, Claim
-from ..errors import AccountingError, AssumptionViolation, ParameterError, ShapeError
+from ..errors import AssumptionViolation, ParameterError, ShapeError
 from ..geometry.mirror import (EuclideanMap, GroupNormMap, MirrorMap, NegativeEntropyMap, PNormMap,
                               SchattenMap)
 from ..geometry.sets import ConstraintSet, GroupL1L2Ball, L1Ball, L2Ball, LinfBall, NuclearBall, Simplex
@@ -506,11 +505,6 @@ def _gaussian_step(value: np.ndarray, sensitivity: float, sigma: float, rng: np.
                                          relation="replace-one", label=label), dtype=float)
 
 
-def _gdp_delta(epsilon: float, mu: float) -> float:
-    """Exact delta(eps) of mu-GDP (Dong, Roth, Su 2019, Corollary 2.13)."""
-    return float(special.ndtr(-epsilon / mu + mu / 2) - math.exp(epsilon) * special.ndtr(-epsilon / mu - mu / 2))
-
-
 def certify_epsilon(ledger: FrozenLedger | Ledger, delta: float) -> float:
     """epsilon the package's accountant certifies for a ledger at delta (rounded up)."""
     from ..privacy.accounting import certify
@@ -525,7 +519,6 @@ def _certified_epsilon_of_gaussians(sensitivity: float, sigma: float, steps: int
     return certify_epsilon(ledger, delta)
 
 
-@lru_cache(maxsize=512)
 def certified_gaussian_sigma(epsilon: float, delta: float, sensitivity: float, steps: int,
                              rel_tol: float = 1e-6) -> float:
     """Smallest sigma (to ``rel_tol`` relative) such that the accountant certifies ``steps`` Gaussian
@@ -533,31 +526,11 @@ def certified_gaussian_sigma(epsilon: float, delta: float, sensitivity: float, s
 
     Decided by the accountant itself (``certify`` of the very ledger the run records), so it is
     exactly as tight as the accountant: the returned sigma certifies, sigma (1 - rel_tol) does not.
-    The exact mu-GDP profile (Dong-Roth-Su) gives the starting guess; bisection on the accountant
-    takes over if the guess does not bracket.
+    The search is the accountant's (:func:`reference.privacy.accounting.certified_gaussian_sigma`).
     """
-    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
-    sensitivity = check_positive(sensitivity, "sensitivity")
-    steps = check_int(steps, "steps", 1)
-    ok = lambda s: _certified_epsilon_of_gaussians(sensitivity, s, steps, delta) <= epsilon  # noqa: E731
-    mu = optimize.brentq(lambda m: _gdp_delta(epsilon, m) - delta, 1e-6, 100.0, xtol=1e-15)
-    guess = sensitivity * math.sqrt(steps) / mu
-    hi, lo = guess * (1 + rel_tol), guess * (1 - rel_tol)
-    if ok(hi) and not ok(lo):
-        return hi
-    hi = guess
-    while not ok(hi):
-        hi *= 2.0
-    lo = hi / 2.0
-    while lo > 1e-300 and ok(lo):
-        hi, lo = lo, lo / 2.0
-    while (hi - lo) > rel_tol * hi:
-        mid = 0.5 * (lo + hi)
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    from ..privacy.accounting import certified_gaussian_sigma as calibrate
+
+    return calibrate(sensitivity, steps, epsilon, delta, rel_tol=rel_tol)
 
 
 def _step_sizes(eta: Any, T: int) -> np.ndarray:

@@ -535,24 +535,9 @@ def _certified_laplace_scale(sens: float, T: int, eps: float, d: float, noise: s
     if steps == 0:
         return float(np.finfo(float).tiny)
 
-    def ok(scale: float) -> bool:
-        return accounting.certify(_selection_ledger(steps, sens, scale, noise), d).epsilon <= eps
-
     # per-step (2 sens / lambda)-DP, basic composition: lambda = 2 sens steps / eps always suffices
-    hi = 2.0 * sens * steps / eps
-    if not ok(hi):  # pragma: no cover - the accountant is never worse than basic composition
-        raise AssertionError("accountant certifies less than basic composition")
-    # no accountant certifies k >= 1 steps of eps0-DP below eps0 itself: lambda >= 2 sens / eps
-    lo = 2.0 * sens / eps * (1.0 - 1e-12)
-    while ok(lo):
-        lo /= 2.0
-    while hi - lo > rel_tol * hi:
-        mid = 0.5 * (lo + hi)
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return accounting.calibrate_noise_scale(lambda scale: _selection_ledger(steps, sens, scale, noise), eps, d,
+                                            guess=2.0 * sens * steps / eps, rel_tol=rel_tol)
 
 
 def paper_gaussian_sigma(lipschitz_l2: float, T: int, n: int, epsilon: float, delta: float, *,
@@ -574,34 +559,14 @@ def certified_gaussian_sigma(l2_sensitivity: float, T: int, epsilon: float, delt
     """The smallest sigma (rounded up, up to ``rel_tol``) for which the accountant certifies the
     T - 1 Gaussian steps of Algorithm 5 (epsilon, delta)-DP."""
     from ..privacy import accounting
-    from ..privacy.ledger import MechanismEvent
 
     sens = check_positive(l2_sensitivity, "l2_sensitivity")
     T = check_int(T, "T", 1)
     eps = check_epsilon(epsilon)
     d = check_delta(delta)
-    steps = T - 1
-    if steps == 0:
+    if T == 1:
         return float(np.finfo(float).tiny)
-
-    def ok(sig: float) -> bool:
-        ev = MechanismEvent(kind="gaussian", sensitivity=sens, norm="l2", noise_scale=sig)
-        return accounting.certify(FrozenLedger(tuple([ev] * steps)), d).epsilon <= eps
-
-    # start from the classic calibration of the k-fold composition (within a small factor of the answer)
-    hi = sens * math.sqrt(steps * 2.0 * math.log(1.25 / d)) / eps
-    while not ok(hi):
-        hi *= 2.0
-    lo = hi / 4.0
-    while ok(lo):
-        lo /= 2.0
-    while hi - lo > rel_tol * hi:
-        mid = 0.5 * (lo + hi)
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return accounting.certified_gaussian_sigma(sens, T - 1, eps, d, rel_tol=rel_tol)
 
 
 def duality_gap(gradient, lmo, theta) -> float:

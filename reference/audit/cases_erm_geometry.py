@@ -33,7 +33,7 @@ import mpmath
 import numpy as np
 
 from ..geometry.sets import L2Ball
-from .cases import Bonferroni, ExactCase, PrivacyCase, RateCase, per_output, repeat
+from .cases import Bonferroni, ExactCase, PrivacyCase, RateCase, repeat
 
 N1, EPS1, DELTA1 = 10, 2.0, 0.01          # Algorithm 1 audit regime (see the module docstring)
 N2, EPS2, DELTA2 = 10, 1.0, 1e-3          # Algorithm 2: catalogue P10

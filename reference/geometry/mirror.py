@@ -52,7 +52,7 @@ from abc import ABC, abstractmethod
 import numpy as np
 from scipy.optimize import brentq
 
-from .._validate import check_array, check_nonnegative, check_positive, _real
+from .._validate import check_array, check_positive, _real
 from ..claims import Claim
 from ..errors import ParameterError, ShapeError, SolverError
 from .sets import ConstraintSet, GroupL1L2Ball, L1Ball, L2Ball, LinfBall, NuclearBall, Polytope, Simplex

@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import mpmath
 import numpy as np
@@ -989,3 +990,62 @@ def certify(ledger, delta) -> Certificate:
 
     method, eps = min(candidates, key=lambda c: c[1])
     return Certificate(eps, delta, method, tuple(candidates), n, delta_events, relations)
+
+
+# ---------------------------------------------------------------------------
+# Calibration: the smallest noise that the accountant certifies (the "certified" calibrations).
+
+def calibrate_noise_scale(ledger_for, epsilon, delta, *, guess: float, rel_tol: float = 1e-7) -> float:
+    """The smallest noise scale s, to a relative ``rel_tol``, with certify(ledger_for(s), delta) <= epsilon.
+
+    ``ledger_for(s)`` is the ledger a run with noise scale s records. Certification is monotone in
+    s (every event kind's guarantee improves with more noise), so the boundary is found by
+    bracketing and bisection; the returned s is a certified end of the final bracket, so it is
+    never in the user's favour. ``guess`` starts the search: when it brackets the boundary within
+    ``rel_tol`` (an exact formula gave it) two calls to :func:`certify` settle it.
+    """
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    guess = check_positive(guess, "guess")
+    rel_tol = check_positive(rel_tol, "rel_tol")
+
+    def ok(scale: float) -> bool:
+        return certify(ledger_for(scale), delta).epsilon <= epsilon
+
+    hi, lo = guess * (1 + rel_tol), guess * (1 - rel_tol)
+    if not (ok(hi) and not ok(lo)):           # the guess does not bracket: grow a bracket around it
+        hi = guess
+        while not ok(hi):
+            hi *= 2.0
+            if hi > 1e300:
+                raise AccountingError(f"no noise scale certifies epsilon = {epsilon} at delta = {delta}")
+        lo = hi / 2.0
+        while ok(lo):
+            hi, lo = lo, lo / 2.0
+            if lo < 1e-300:
+                return hi
+    while hi - lo > rel_tol * hi:
+        mid = 0.5 * (lo + hi)
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+@lru_cache(maxsize=1024)
+def certified_gaussian_sigma(sensitivity, steps, epsilon, delta, *, rel_tol: float = 1e-7,
+                             relation: str = "replace-one") -> float:
+    """The smallest sigma (to ``rel_tol``) for which ``steps`` Gaussian events of this l2 sensitivity
+    are certified (epsilon, delta)-DP by :func:`certify`. The analytic calibration of their GDP
+    composition [BW18; DRS22] gives the starting guess (and, certify being exact for Gaussians,
+    usually the answer)."""
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    steps = check_int(steps, "steps", 1)
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+
+    def ledger_for(sigma: float) -> FrozenLedger:
+        event = MechanismEvent("gaussian", sensitivity, "l2", relation, noise_scale=sigma, label="calibration probe")
+        return FrozenLedger((event,) * steps)
+
+    guess = analytic_gaussian_sigma(epsilon, delta, sensitivity * math.sqrt(steps))
+    return calibrate_noise_scale(ledger_for, epsilon, delta, guess=guess, rel_tol=rel_tol)

@@ -774,3 +774,37 @@ def test_rounded_up_profiles_stay_probabilities(epsilon0, epsilon):
     """Rounding a delta up must not carry it past 1 (it did at epsilon0 = 700, epsilon = 0)."""
     assert 0 <= acc.laplace_delta(epsilon, epsilon0) <= 1
     assert 0 <= acc.gaussian_delta(epsilon, epsilon0) <= 1
+
+
+@pytest.mark.claim("core:certify")
+@pytest.mark.parametrize("steps, eps, delta", [(1, 1.0, 1e-5), (50, 0.5, 1e-6), (1000, 2.0, 1e-9)])
+def test_certified_gaussian_sigma_is_the_accountants_boundary(steps, eps, delta):
+    """The calibration the 'certified' algorithms use: the returned sigma certifies, 0.1% less does not,
+    and it agrees with the independent exact GDP calibration of the composition."""
+    from reference.privacy.ledger import FrozenLedger, MechanismEvent
+
+    sigma = acc.certified_gaussian_sigma(0.2, steps, eps, delta)
+
+    def eps_at(s):
+        event = MechanismEvent("gaussian", 0.2, "l2", noise_scale=s)
+        return acc.certify(FrozenLedger((event,) * steps), delta).epsilon
+
+    assert eps_at(sigma) <= eps < eps_at(0.999 * sigma)
+    # independent: mu-GDP with mu = 0.2 sqrt(steps) / sigma has delta(eps) <= delta (scipy, DRS22 Cor 2.13)
+    mu = 0.2 * math.sqrt(steps) / sigma
+    exact = stats.norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * stats.norm.cdf(-eps / mu - mu / 2)
+    assert exact <= delta * (1 + 1e-6)
+
+
+@pytest.mark.claim("core:certify")
+def test_calibrate_noise_scale_finds_the_boundary_from_a_bad_guess():
+    """Laplace steps from guesses far off on either side: same answer, and it is the boundary."""
+    from reference.privacy.ledger import FrozenLedger, MechanismEvent
+
+    def ledger_for(b):
+        return FrozenLedger((MechanismEvent("laplace", 1.0, "l1", noise_scale=b),) * 10)
+
+    answers = [acc.calibrate_noise_scale(ledger_for, 1.0, 1e-6, guess=g, rel_tol=1e-9) for g in (1e-3, 5.0, 1e4)]
+    assert max(answers) / min(answers) - 1 < 3e-9
+    b = answers[0]
+    assert acc.certify(ledger_for(b), 1e-6).epsilon <= 1.0 < acc.certify(ledger_for(b * (1 - 1e-6)), 1e-6).epsilon
