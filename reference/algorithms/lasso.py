@@ -357,13 +357,13 @@ def private_lasso(X, y, epsilon: float, delta: float, rng: np.random.Generator, 
     if calibration not in CALIBRATIONS:
         raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
     n, p = X.shape
-    # Line 0 (the instantiation of §2.2): S = {+-c e_j}, L_1 = 2(c + 1), T of Theorem 2.5 unless given
+    # Line 0: the instantiation of §2.2: S = {+-c e_j}, L_1 = 2(c + 1), T of Theorem 2.5 unless given
     T = horizon(n, eps, c, gamma=gamma) if T is None else check_int(T, "T", 1)
-    # Line 3's noise scale: lambda = L_1 ||C||_1 sqrt(8 T log(1/delta)) / (n eps) ("paper"), or the
+    # Line 3: the noise scale lambda = L_1 ||C||_1 sqrt(8 T log(1/delta)) / (n eps) ("paper"), or the
     # accountant's smallest certified lambda ("certified"); the score sensitivity the ledger records
     lam = lasso_noise_scale(n, T, eps, d, radius=c, calibration=calibration, selection=selection)
     sens = score_sensitivity(n, c)
-    # Lines 1-5: Algorithm 2 itself, line by line in frank_wolfe.private_frank_wolfe_polytope
+    # Line 1-5: Algorithm 2 itself, line by line in frank_wolfe.private_frank_wolfe_polytope
     # (theta_1 in C; for t = 1..T-1 noisy scores, noisy argmin over S, the Frank-Wolfe step; theta_T)
     res = fw.private_frank_wolfe_polytope(
         LassoGradient(X, y, incremental=incremental), fw.SignedBasis(p, c), _theta1(theta1, p, c),
