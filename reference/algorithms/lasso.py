@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import check_delta, check_epsilon, check_int, check_positive, check_rng
-from ..claims import Claim
+from ..claims import Algorithm, Claim
 from ..errors import AssumptionViolation, NonFiniteError, ParameterError, ShapeError
 from ..privacy.ledger import FrozenLedger
 from . import frank_wolfe as fw
@@ -565,7 +565,10 @@ def sign_reduction(mechanism, Y):
 # ---------------------------------------------------------------------------
 # Registry
 
-ALGORITHMS = ()
+ALGORITHMS = (
+    Algorithm("lasso", "Corollary 2.7", "private LASSO: Algorithm 2 on the l1 ball of radius c",
+              "reference.algorithms.lasso:private_lasso", "Section 2.2"),
+)
 
 CLAIMS = (
     Claim("lasso:§2.2 Lipschitz constant", "constant",
