@@ -35,6 +35,7 @@ import os
 import pickle
 import pkgutil
 import sys
+import textwrap
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
@@ -474,7 +475,7 @@ def write_plots(rows: Sequence[AuditRow], directory: str) -> list[str]:
     written = []
     privacy = [r for r in rows if r.check != "rate"]
     if privacy:
-        fig, ax = plt.subplots(figsize=(9, 0.5 * len(privacy) + 1.5))
+        fig, ax = plt.subplots(figsize=(12, 0.7 * len(privacy) + 1.5))
         ys = np.arange(len(privacy))
         finite = [v for r in privacy for v in (r.plot_data["lower"], r.plot_data["claimed"], r.plot_data["control"])
                   if v is not None and math.isfinite(v)]
@@ -488,7 +489,8 @@ def write_plots(rows: Sequence[AuditRow], directory: str) -> list[str]:
         ax.scatter([r.plot_data["claimed"] for r in privacy], ys, color="black", marker="|", s=300, label="claimed")
         ax.scatter([shown(r.plot_data["control"]) for r in privacy], ys, color="tab:red", marker="x",
                    label="negative control (right edge: infinite)")
-        labels = [f"{r.claim} | {r.title[:32]}" for r in privacy]
+        # the whole title (it names the calibration), wrapped: two rows of one claim must not look alike
+        labels = [textwrap.fill(f"{r.claim} | {r.title}", 70) for r in privacy]
         ax.set_yticks(ys, labels, fontsize=6)
         ax.set_xlabel("epsilon")
         ax.legend(fontsize=7)
