@@ -543,6 +543,9 @@ class SchattenMap(MirrorMap):
     def grad(self, x):
         r = self.C.r
         u, s, vt = np.linalg.svd(np.asarray(check_array(x, "x", ndim=2), dtype=float) / r, full_matrices=False)
+        # singular values below the rank tolerance are zeros that rounding left behind; raised to the
+        # small power q they would not be small (1e-16 ** 0.18 ~ 1e-3), so they are set to zero
+        s = np.where(s > s.max(initial=0.0) * max(u.shape[0], vt.shape[1]) * np.finfo(float).eps, s, 0.0)
         return (u * (self.c * (1 + self.q) * s ** self.q)) @ vt / r
 
     def mirror_step(self, x, g, eta, C):

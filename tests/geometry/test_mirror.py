@@ -346,3 +346,25 @@ def test_group_step_has_zero_first_order_residual_and_maps_refuse_other_sets():
         SchattenMap(L2Ball(4))
     with pytest.raises(ParameterError):
         GroupNormMap(C, kappa=2.5)
+
+
+@pytest.mark.claim("core:Group and Schatten maps")
+def test_schatten_gradient_at_a_rank_deficient_matrix():
+    """Review finding: at a rank-2 16 x 16 matrix the SVD left ~1e-16 singular values that, raised to
+    q ~ 0.18, put spurious terms of size ~1e-3 into the gradient. Against the exact formula
+    c (1 + q) sum_i s_i^q u_i v_i^T / r over the true nonzero singular values."""
+    import numpy as np
+
+    from reference.geometry.mirror import SchattenMap
+    from reference.geometry.sets import NuclearBall
+
+    rng = np.random.default_rng(4)
+    m = 16
+    U, _ = np.linalg.qr(rng.standard_normal((m, m)))
+    V, _ = np.linalg.qr(rng.standard_normal((m, m)))
+    sv = np.array([0.5, 0.2])
+    x = (U[:, :2] * sv) @ V[:, :2].T                       # rank 2, nuclear norm 0.7 < r = 2
+    phi = SchattenMap(NuclearBall((m, m), 2.0))
+    r = 2.0
+    exact = (U[:, :2] * (phi.c * (1 + phi.q) * (sv / r) ** phi.q)) @ V[:, :2].T / r
+    assert np.linalg.norm(phi.grad(x) - exact, 2) < 1e-10
