@@ -469,10 +469,18 @@ def check_loss_is_declared_lipschitz(loss: Any, theta: np.ndarray, X: np.ndarray
     (erm_geometry-E22); this is where that is checked, on every step. Returns the (n, ...) array.
     """
     batch = getattr(loss, "gradients", None)  # optional vectorised form: all per-record gradients at once
-    if batch is not None:
-        grads = np.asarray(batch(theta, X, y), dtype=float)
-    else:
-        grads = np.array([np.asarray(loss.gradient(theta, X[i], y[i]), dtype=float) for i in range(X.shape[0])])
+    try:
+        if batch is not None:
+            grads = np.asarray(batch(theta, X, y), dtype=float)
+        else:
+            grads = np.array([np.asarray(loss.gradient(theta, X[i], y[i]), dtype=float)
+                              for i in range(X.shape[0])])
+    except ValueError as exc:   # e.g. numpy's matmul error when the records do not fit theta
+        raise ShapeError("X", f"records the loss can pair with theta of shape {theta.shape}",
+                         f"records of shape {X.shape[1:]}: {exc}") from exc
+    if grads.shape[1:] != theta.shape:
+        raise ShapeError("loss.gradient", f"a gradient of theta's shape {theta.shape}",
+                         f"shape {grads.shape[1:]} (records of shape {X.shape[1:]})")
     if not np.all(np.isfinite(grads)):
         raise AssumptionViolation("the loss has finite gradients on C", where)
     flat = grads.reshape(grads.shape[0], -1)

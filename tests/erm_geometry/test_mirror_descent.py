@@ -383,3 +383,12 @@ def test_a_start_outside_C_is_refused_everywhere():
     with pytest.raises(AssumptionViolation, match="theta_1"):
         eg.private_frank_wolfe_polytope(X, y, SquaredLoss(), L1Ball(4, 1.0), epsilon=1.0, delta=1e-5,
                                         lipschitz_l1=2.0, T=3, rng=np.random.default_rng(0), theta1=outside)
+
+
+@pytest.mark.claim("erm_geometry:Line 4 mirror step")
+def test_data_that_do_not_fit_the_potential_give_a_shape_error():
+    """Review finding: a potential on R^4 with records in R^5 failed with numpy's matmul error."""
+    X, y = _data(1, n=20, p=5)
+    with pytest.raises(ShapeError, match="theta of shape"):
+        eg.noisy_mirror_descent(X, y, SquaredLoss(), eg.EuclideanPotential(L2Ball(4, 1.0)), epsilon=1.0,
+                                delta=1e-5, lipschitz=2.0, T=3, eta=0.1, rng=np.random.default_rng(0))
