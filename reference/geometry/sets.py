@@ -199,12 +199,8 @@ def _check_dim(dim: object) -> int:
     return check_int(dim, "dim", minimum=1)
 
 
-class L2Ball(ConstraintSet):
-    """{x in R^dim : ||x||_2 <= radius}.
-
-    LMO: -radius * g / ||g||_2; for g = 0 every point is optimal and the oracle returns
-    the extreme point radius * e_1.
-    """
+class _NormBall(ConstraintSet):
+    """A ball {x in R^dim : ||x|| <= radius} of a norm about the origin; the radius is ``r``."""
 
     def __init__(self, dim: int, radius: float = 1.0):
         self.shape = (_check_dim(dim),)
@@ -212,6 +208,14 @@ class L2Ball(ConstraintSet):
 
     def _repr_args(self) -> str:
         return f"(dim={self.dim}, radius={self.r})"
+
+
+class L2Ball(_NormBall):
+    """{x in R^dim : ||x||_2 <= radius}.
+
+    LMO: -radius * g / ||g||_2; for g = 0 every point is optimal and the oracle returns
+    the extreme point radius * e_1.
+    """
 
     def _excess(self, x):
         return _l2(x) - self.r
@@ -242,19 +246,12 @@ class L2Ball(ConstraintSet):
         return {"l1": self.r * math.sqrt(self.dim), "l2": self.r, "linf": self.r}[norm]
 
 
-class L1Ball(ConstraintSet):
+class L1Ball(_NormBall):
     """{x in R^dim : ||x||_1 <= radius} = conv{+-radius e_j}.
 
     Vertex order (as in the lasso catalogue R-16): [r e_1, ..., r e_d, -r e_1, ..., -r e_d].
     LMO: the vertex minimising <g, v>, lowest index on ties (so g = 0 gives r e_1).
     """
-
-    def __init__(self, dim: int, radius: float = 1.0):
-        self.shape = (_check_dim(dim),)
-        self.r = check_positive(radius, "radius")
-
-    def _repr_args(self) -> str:
-        return f"(dim={self.dim}, radius={self.r})"
 
     def _excess(self, x):
         return float(np.sum(np.abs(x))) - self.r
@@ -281,7 +278,7 @@ class L1Ball(ConstraintSet):
         return self.r
 
 
-class LinfBall(ConstraintSet):
+class LinfBall(_NormBall):
     """{x in R^dim : ||x||_inf <= radius}, the box [-radius, radius]^dim = conv{-r, r}^dim.
 
     Vertex order: lexicographic over (-r, +r) per coordinate (itertools.product order), so the
@@ -289,13 +286,6 @@ class LinfBall(ConstraintSet):
     the lowest-index optimal vertex (g_j = 0 gives -r). Projection: coordinatewise clipping.
     ``vertices()`` lists all 2^dim vertices and is refused above dim = 16.
     """
-
-    def __init__(self, dim: int, radius: float = 1.0):
-        self.shape = (_check_dim(dim),)
-        self.r = check_positive(radius, "radius")
-
-    def _repr_args(self) -> str:
-        return f"(dim={self.dim}, radius={self.r})"
 
     def _excess(self, x):
         return (float(np.max(np.abs(x))) if x.size else 0.0) - self.r

@@ -200,6 +200,22 @@ def _check_profile_epsilon(epsilon: object) -> float:
 # ---------------------------------------------------------------------------
 # Basic and advanced composition.
 
+def _check_epsilons_deltas(epsilons, deltas):
+    """Per-step parameters of a composition: epsilons >= 0, and deltas (default 0) of the same
+    length, each in [0, 1)."""
+    eps = check_array(epsilons, "epsilons", ndim=1)
+    if np.any(eps < 0):
+        raise ParameterError("epsilons", "every epsilon_i >= 0", eps.min())
+    if deltas is None:
+        return eps, np.zeros_like(eps)
+    dels = check_array(deltas, "deltas", ndim=1)
+    if dels.shape != eps.shape:
+        raise ParameterError("deltas", f"the same length as epsilons ({eps.size})", dels.size)
+    if np.any(dels < 0) or np.any(dels >= 1):
+        raise ParameterError("deltas", "every delta_i in [0, 1)", dels.tolist())
+    return eps, dels
+
+
 def basic_composition(epsilons, deltas=None) -> tuple[float, float]:
     """Basic composition [DR14, Theorem 3.16].
 
@@ -207,17 +223,7 @@ def basic_composition(epsilons, deltas=None) -> tuple[float, float]:
     (sum eps_i, sum delta_i)-DP. Sums are exact (mpmath) and rounded up.
     ``deltas`` defaults to zeros (pure DP). Raises when the summed delta reaches 1.
     """
-    eps = check_array(epsilons, "epsilons", ndim=1)
-    if np.any(eps < 0):
-        raise ParameterError("epsilons", "every epsilon_i >= 0", eps.min())
-    if deltas is None:
-        dels = np.zeros_like(eps)
-    else:
-        dels = check_array(deltas, "deltas", ndim=1)
-        if dels.shape != eps.shape:
-            raise ParameterError("deltas", f"the same length as epsilons ({eps.size})", dels.size)
-        if np.any(dels < 0) or np.any(dels >= 1):
-            raise ParameterError("deltas", "every delta_i in [0, 1)", dels.tolist())
+    eps, dels = _check_epsilons_deltas(epsilons, deltas)
     e_total = sum((_q(v) for v in eps.tolist()), Fraction(0))
     d_total = sum((_q(v) for v in dels.tolist()), Fraction(0))
     if d_total >= 1:
@@ -718,18 +724,8 @@ def fully_adaptive_composition(epsilons, delta_prime, deltas=None) -> tuple[floa
     :class:`FullyAdaptiveFilter`. (The expression equals the standard zCDP conversion of
     rho = sum eps_t^2 / 2, which the tests check.) Returns (eps, delta), rounded up.
     """
-    eps = check_array(epsilons, "epsilons", ndim=1)
-    if np.any(eps < 0):
-        raise ParameterError("epsilons", "every epsilon_t >= 0", eps.min())
+    eps, dels = _check_epsilons_deltas(epsilons, deltas)
     delta_prime = check_delta(delta_prime, "delta_prime")
-    if deltas is None:
-        dels = np.zeros_like(eps)
-    else:
-        dels = check_array(deltas, "deltas", ndim=1)
-        if dels.shape != eps.shape:
-            raise ParameterError("deltas", f"the same length as epsilons ({eps.size})", dels.size)
-        if np.any(dels < 0):
-            raise ParameterError("deltas", "every delta_t >= 0", dels.min())
     with mpmath.workdps(DPS):
         sum_rho = mpmath.fsum(_mp(v) ** 2 for v in eps) / 2
         total = _filter_expression(sum_rho, -mpmath.log(_mp(delta_prime)))
