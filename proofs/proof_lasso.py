@@ -25,7 +25,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.algorithms import frank_wolfe as fw
 from reference.algorithms import lasso
 
 mpmath.mp.dps = 50
@@ -85,7 +84,8 @@ def test_remark_1_constant_is_half_of_def_2_1(n, p, data):
     if colmax == 0:
         return
     remark = Fraction(4, n) * colmax         # max over the vertices a - b = A (c e_j - (-c e_j)), c = 1
-    assert 8 * colmax / n == 2 * remark
+    # the code's exact curvature (Definition 2.1) is twice the remark's constant
+    assert lasso.curvature(np.array(X, dtype=float), 1.0) == pytest.approx(float(2 * remark), rel=1e-12)
     assert lasso.curvature_bound(1.0, gamma="paper") * 2 == lasso.curvature_bound(1.0)
 
 
