@@ -29,6 +29,11 @@ from pathlib import Path
 
 from .errors import ParameterError
 
+#: What a claim's formula rests on, where the paper's text is not the whole story (saddle_point's seed
+#: lost its formulas): the seed text itself, a cited source, a derivation in this package, or a
+#: reconstruction (a hypothesis the tests then try hard). Empty for papers whose text is intact.
+BASES = ("", "seed", "source", "derived", "reconstructed")
+
 KINDS = ("privacy", "sensitivity", "accounting", "utility", "lower-bound", "constant", "invariant")
 
 PAPERS: dict[str, str] = {
@@ -57,6 +62,7 @@ class Claim:
     kind: str
     statement: str
     source: str = ""
+    basis: str = ""
 
     def __post_init__(self) -> None:
         paper, sep, locator = self.id.partition(":")
@@ -68,6 +74,8 @@ class Claim:
             raise ParameterError("Claim.kind", f"one of {KINDS}", self.kind)
         if not self.statement.strip():
             raise ParameterError("Claim.statement", "non-empty", self.statement)
+        if self.basis not in BASES:
+            raise ParameterError("Claim.basis", f"one of {BASES}", self.basis)
 
     @property
     def paper(self) -> str:
@@ -206,6 +214,7 @@ def claims_table(paper: str | None = None) -> list[dict]:
             "kind": claim.kind,
             "statement": claim.statement,
             "source": claim.source,
+            "basis": claim.basis or "seed",
             "tests": nodes,
             "status": "checked" if nodes else "unchecked",
         })

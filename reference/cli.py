@@ -1,4 +1,4 @@
-"""Command line: ``python -m reference {list,claims,audit,conform}``.
+"""Command line: ``python -m reference {list,claims,audit,conform,vectors,trace,mutants}``.
 
 The contract is in docs/architecture.md. Only this module knows the command line.
 """
@@ -84,6 +84,35 @@ def _cmd_vectors(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_mutants(args: argparse.Namespace) -> int:
+    from .mutants import all_mutants, run_matrix
+    from .mutants.report import matrix_table, write_json, write_markdown
+
+    mutants = all_mutants(args.paper)
+    if args.id:
+        wanted = set(args.id)
+        mutants = [m for m in mutants if m.id in wanted]
+        missing = wanted - {m.id for m in mutants}
+        if missing:
+            print(f"error: no mutant with id {sorted(missing)}", file=sys.stderr)
+            return 2
+    if args.fast:
+        mutants = [m for m in mutants if m.fast]
+    if not mutants:
+        print(f"error: no mutants registered{' for paper ' + args.paper if args.paper else ''}", file=sys.stderr)
+        return 2
+    print(f"running {len(mutants)} mutants, {args.workers or 'all'} at a time ...", file=sys.stderr)
+    results = run_matrix(mutants, workers=args.workers, timeout=args.timeout,
+                         progress=lambda r: print(f"  {r.mutant.id:<20} {r.status:<10} {r.seconds:6.1f} s",
+                                                  file=sys.stderr))
+    print(matrix_table(results))
+    if args.json:
+        write_json(results, args.json)
+    if args.markdown:
+        write_markdown(results, args.markdown)
+    return 0 if all(r.status in ("killed", "equivalent") for r in results) else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m reference", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -119,6 +148,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=("both", "replay", "distribution"), default="both",
                    help="replay the reference's draws, compare output laws, or both (default)")
     p.set_defaults(func=_cmd_conform)
+
+    p = sub.add_parser("mutants", help="the kill matrix: realistic wrong implementations and the checks that kill them")
+    p.add_argument("--paper", choices=sorted(registry.PAPERS), help="only this paper's mutants")
+    p.add_argument("--id", action="append", help="only this mutant (repeatable)")
+    p.add_argument("--fast", action="store_true", help="only the mutants the default test run also runs")
+    p.add_argument("--json", metavar="FILE", help="also write {\"mutants\": [...]} to FILE")
+    p.add_argument("--markdown", metavar="FILE", help="also write the matrix as a Markdown page (docs/kill-matrix.md)")
+    p.add_argument("--workers", type=int, default=None, help="mutants run at once (default: all cores)")
+    p.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per mutant (default 900)")
+    p.set_defaults(func=_cmd_mutants)
 
     p = sub.add_parser("vectors", help="write JSON test vectors (inputs, seed, draws, outputs)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder to write the vectors into")

@@ -48,6 +48,10 @@ class RateFit:
             return self.upper >= exponent - tolerance
         raise ParameterError("relation", "'equal', 'at_most' or 'at_least'", relation)
 
+    def excludes(self, exponent: float) -> bool:
+        """Whether the confidence interval excludes ``exponent`` (it lies outside [lower, upper])."""
+        return not (self.lower <= exponent <= self.upper)
+
 
 def _slope(logx: np.ndarray, logy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Least-squares slope and intercept of each row of logy against logx (vectorised)."""
