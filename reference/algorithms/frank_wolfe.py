@@ -1,51 +1,61 @@
-"""Frank-Wolfe: the one implementation shared by the papers ``lasso`` and ``erm_geometry``.
+"""Frank-Wolfe for the paper ``lasso`` (Talwar-Thakurta-Zhang, "Nearly-optimal private LASSO",
+NeurIPS 2015, seed 004): Algorithm 1, Algorithm 2 and the general-convex variant of Theorem 2.6,
+on one shared loop.
 
-Which algorithm of which paper each function is (the two papers are by the same authors;
-``lasso`` = Talwar-Thakurta-Zhang, "Nearly-optimal private LASSO", NeurIPS 2015, seed 004;
-``erm_geometry`` = Talwar-Thakurta-Zhang, "Private ERM beyond the worst case", seed 000):
+Each entry point below is written in the ``lasso`` paper's words: its docstring cites that paper's
+algorithm and theorems, its ``# Line k`` comments are that paper's line numbers.
 
-=======================================  ==========================  =============================
-function                                 lasso                       erm_geometry
-=======================================  ==========================  =============================
-:func:`frank_wolfe`                      Algorithm 1, Thm 2.2        Algorithm 3, Thm 5.2
-:func:`private_frank_wolfe_polytope`     Algorithm 2, Thm 2.4-2.5    Algorithm 4, Thm 5.4-5.5
-:func:`private_frank_wolfe_general`      Thm 2.6 (no pseudocode)     Appendix B Algorithm 5, B.1-B.2
-=======================================  ==========================  =============================
+=======================================  =============================================
+function                                 lasso
+=======================================  =============================================
+:func:`frank_wolfe`                      Algorithm 1 (§2), Theorem 2.2
+:func:`private_frank_wolfe_polytope`     Algorithm 2 (§2.1), Theorems 2.4, 2.5; Cor 2.7
+:func:`private_frank_wolfe_general`      Theorem 2.6 (no pseudocode: erm_geometry Alg 5)
+=======================================  =============================================
 
-The papers differ in the step size (lasso: mu_t = 2/(t+2); erm_geometry Alg 3-5: a constant
-mu, 1/T in Thm 5.2 and 1/(T+2) in Alg 4-5). The canonical choice here is lasso's
-``step_size="paper"`` = 2/(t+2); the companion's constants are available as
-``step_size="constant"`` (mu = 1/(T+2)) and ``step_size="1/T"`` for reproduction only: with a
-constant step the method does not converge (docs/errata.md, lasso-E01).
+The companion paper ``erm_geometry`` (same authors, seed 000) prints the same three algorithms as
+its Algorithms 3, 4 and 5 with other numbers and a constant step; its wrappers live in
+:mod:`reference.algorithms.erm_geometry` (they call the entry points below; an entry point in that
+paper's numbering runs on the same loop). The loop, :class:`FrankWolfeRun`, owns what every
+variant does alike (the horizon, the gradient handed to each step, the step sizes,
+the records, the objective's ``after_step`` hook). How tilde_theta_t is chosen stays in each entry
+point, where the reader of that paper expects it.
+
+Step sizes: lasso's mu_t = 2/(t+2) is ``step_size="paper"`` (alias ``"2/(t+2)"``); erm_geometry's
+printed constants are ``"1/(T+2)"`` and ``"1/T"`` (with a constant step the method does not
+converge, docs/errata.md lasso-E01).
 
 How the data are reached
 ------------------------
 Every algorithm reaches the data only through ``gradient``: a callable ``theta -> grad L(theta; D)``.
 It may also have a method ``after_step(theta_next, mu, vertex)``: the loop calls it right after
-line "theta_{t+1} = (1 - mu_t) theta_t + mu_t tilde_theta_t", so that an objective can update a
-cached quantity (the LASSO residual X theta - y changes by a rank-one term, see
+the step theta_{t+1} = (1 - mu_t) theta_t + mu_t tilde_theta_t, so that an objective can update a
+cached quantity (the LASSO gradient changes by an affine term, see
 :mod:`reference.algorithms.lasso`) instead of recomputing it. The hook changes no line of the
 paper: ``gradient(theta)`` stays the definition, and tests check that the fast path equals it.
 
 Constraint sets
 ---------------
-The polytope algorithm needs the scores <s, g> of every vertex s of S. A :class:`VertexSet`
-gives them without materialising S (for the l1 ball of R^10^4, S would be 1.6 GB):
-:class:`SignedBasis` is {+-c e_j} in the canonical order [c e_1, ..., c e_p, -c e_1, ..., -c e_p]
-and :class:`ExplicitVertices` any finite list. :func:`as_vertex_set` also accepts an array of
+Algorithm 2 needs the scores <s, g> of every vertex s of S. A :class:`VertexSet` gives them
+without materialising S (for the l1 ball of R^10^4, S would be 1.6 GB): :class:`SignedBasis` is
+{+-c e_j} in the canonical order [c e_1, ..., c e_p, -c e_1, ..., -c e_p] and
+:class:`ExplicitVertices` any finite list. :func:`as_vertex_set` also accepts an array of
 vertices, or a geometry ``L1Ball`` / ``Polytope`` (anything with ``.vertices()``). Ties in every
 argmin are broken by the lowest index in that order.
 
 Noise calibration is the caller's business (docs/architecture.md): :func:`paper_laplace_scale`
-is line 3 of Algorithm 2 verbatim, :func:`certified_laplace_scale` the smallest scale the
-package's accountant certifies; likewise :func:`paper_gaussian_sigma` /
-:func:`certified_gaussian_sigma` for the general variant.
+is line 3 of Algorithm 2 as printed, :func:`certified_laplace_scale` the smallest scale the
+package's accountant certifies; :func:`paper_gaussian_sigma` is erm_geometry Algorithm 5 line 3 as
+printed (the one place it is written), :func:`certified_gaussian_sigma` the accountant's. A
+private run given ``claimed=(epsilon, delta)`` reports the claimed and the certified epsilon side
+by side.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable
 
@@ -59,8 +69,8 @@ from ..privacy.ledger import FrozenLedger, Ledger
 
 __all__ = [
     "FrankWolfeResult", "VertexSet", "SignedBasis", "ExplicitVertices", "as_vertex_set",
-    "step_size_schedule", "frank_wolfe", "private_frank_wolfe_polytope",
-    "private_frank_wolfe_general", "paper_laplace_scale", "certified_laplace_scale",
+    "step_size_schedule", "FrankWolfeRun", "check_horizon_fits", "record_bytes", "certified_epsilon",
+    "frank_wolfe", "noisy_argmin", "private_frank_wolfe_polytope", "private_frank_wolfe_general", "paper_laplace_scale", "certified_laplace_scale",
     "paper_gaussian_sigma", "certified_gaussian_sigma", "duality_gap",
 ]
 
@@ -84,7 +94,7 @@ def _frozen(a: np.ndarray | None) -> np.ndarray | None:
 class FrankWolfeResult:
     """What a Frank-Wolfe run returns.
 
-    theta        theta_T, the output (line 5 of Alg 1 / line 6 of Alg 2)
+    theta        theta_T, the output (lasso Alg 1 line 5 / Alg 2 line 6)
     iterates     array (T, p): theta_1, ..., theta_T (None when ``keep_iterates=False``)
     selected     array (T-1, p): tilde_theta_1, ..., tilde_theta_{T-1} (None when ``keep_iterates=False``;
                  ``selected_index`` is always kept)
@@ -94,6 +104,10 @@ class FrankWolfeResult:
     T            the horizon (T - 1 updates are made)
     noise_scale  Laplace/Gumbel scale lambda (polytope), Gaussian sigma (general), 0 if none
     ledger       every mechanism invoked, in order (empty for the non-private algorithm)
+    claimed_epsilon, claimed_delta  the guarantee the caller claims for the run (None if not given)
+    certified_epsilon  what the package's accountant certifies for ``ledger`` at ``claimed_delta``
+                 (None if no claim was given); above ``claimed_epsilon`` when the calibration used is
+                 not certified (e.g. the paper's printed lambda, lasso-E02)
     """
 
     theta: np.ndarray
@@ -104,6 +118,9 @@ class FrankWolfeResult:
     T: int
     noise_scale: float
     ledger: FrozenLedger
+    claimed_epsilon: float | None = None
+    claimed_delta: float | None = None
+    certified_epsilon: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("theta", "iterates", "selected", "selected_index", "step_sizes"):
@@ -231,38 +248,43 @@ def _as_lmo(lmo) -> Callable[[np.ndarray], np.ndarray]:
 # ---------------------------------------------------------------------------
 # Step sizes
 
+#: Each schedule by the formula a paper prints (and the older names, kept as aliases).
+STEP_FORMULAS = {"2/(t+2)": "paper", "1/(T+2)": "constant", "1/T": "1/T", "2/(t+1)": "jaggi"}
+
 
 def step_size_schedule(step_size, T: int) -> np.ndarray:
     """mu_1, ..., mu_{T-1}.
 
-    ``"paper"``: mu_t = 2/(t+2) (lasso Thm 2.2 and Alg 2 line 5; canonical).
-    ``"constant"``: mu = 1/(T+2) (erm_geometry Alg 4 line 5 and Alg 5 line 4).
-    ``"1/T"``: mu = 1/T (erm_geometry Thm 5.2).
-    ``"jaggi"``: mu_t = 2/(t+1) (Jaggi 2013's indexing; comparison only).
-    A callable ``(t, T) -> mu`` is used as given (each mu must lie in [0, 1]).
+    ``"2/(t+2)"`` (alias ``"paper"``, lasso's default): mu_t = 2/(t+2), lasso Theorem 2.2 and
+    Algorithm 2 line 5. ``"1/(T+2)"`` (alias ``"constant"``): erm_geometry Algorithm 4 line 5 and
+    Algorithm 5 line 4. ``"1/T"``: erm_geometry Theorem 5.2. ``"2/(t+1)"`` (alias ``"jaggi"``):
+    Jaggi 2013's indexing, for comparison. A callable ``(t, T) -> mu`` is used as given (each mu
+    must lie in [0, 1]). ``"paper"`` names lasso's printed line; erm_geometry's wrappers choose
+    their own printed schedule by its formula.
     """
     T = check_int(T, "T", 1)
     t = np.arange(1, T, dtype=float)
-    if callable(step_size):
-        mu = np.array([float(step_size(int(k), T)) for k in t])
-    elif step_size == "paper":
+    name = STEP_FORMULAS.get(step_size, step_size) if isinstance(step_size, str) else step_size
+    if callable(name):
+        mu = np.array([float(name(int(k), T)) for k in t])
+    elif name == "paper":
         mu = 2.0 / (t + 2.0)
-    elif step_size == "constant":
+    elif name == "constant":
         mu = np.full(T - 1, 1.0 / (T + 2.0))
-    elif step_size == "1/T":
+    elif name == "1/T":
         mu = np.full(T - 1, 1.0 / T)
-    elif step_size == "jaggi":
+    elif name == "jaggi":
         mu = 2.0 / (t + 1.0)
     else:
-        raise ParameterError("step_size", f"one of {STEP_SIZES} or a callable (t, T) -> mu",
-                             step_size)
+        raise ParameterError("step_size", f"one of {STEP_SIZES + tuple(STEP_FORMULAS)} or a callable "
+                             "(t, T) -> mu", step_size)
     if mu.size and (not np.all(np.isfinite(mu)) or mu.min() < 0 or mu.max() > 1):
         raise ParameterError("step_size", "every mu_t in [0, 1] (keeps iterates in C)", mu)
     return mu
 
 
 # ---------------------------------------------------------------------------
-# Helpers shared by the three loops
+# The one loop every entry point shares
 
 
 def _start(theta1, dim_hint: int | None) -> np.ndarray:
@@ -270,12 +292,6 @@ def _start(theta1, dim_hint: int | None) -> np.ndarray:
     if dim_hint is not None and theta.shape[0] != dim_hint:
         raise ShapeError("theta1", f"a vector of length {dim_hint}", f"shape {theta.shape}")
     return theta
-
-
-def _after_step(gradient, theta_next, mu, vertex) -> None:
-    hook = getattr(gradient, "after_step", None)
-    if hook is not None:
-        hook(theta_next, mu, vertex)
 
 
 def _checked_gradient(gradient, theta, p) -> np.ndarray:
@@ -287,58 +303,152 @@ def _checked_gradient(gradient, theta, p) -> np.ndarray:
     return g
 
 
-def _records(theta, T: int, keep: bool):
-    """Preallocated (T, p) iterates and (T-1, p) selections (None when not kept: at p = 10^4 and
-    T = 3420 each is 270 MB), and the list of selected indices."""
-    if not keep:
-        return None, None, []
-    iterates = np.empty((T, theta.shape[0]))
-    iterates[0] = theta
-    return iterates, np.empty((T - 1, theta.shape[0])), []
+def _physical_memory() -> int:
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, OSError, ValueError):      # pragma: no cover - not POSIX
+        return 1 << 40
 
 
-def _result(theta, iterates, selected, selected_index, mus, T, scale, ledger) -> FrankWolfeResult:
-    return FrankWolfeResult(
-        theta=theta.copy(), iterates=iterates, selected=selected,
-        selected_index=np.array(selected_index, dtype=np.int64),
-        step_sizes=np.array(mus, dtype=float),
-        T=T, noise_scale=float(scale), ledger=ledger.freeze(),
-    )
+def _bytes(b: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if b < 1024 or unit == "PiB":
+            return f"{b:.3g} {unit}"
+        b /= 1024.0
+    return f"{b:.3g} PiB"        # pragma: no cover
+
+
+def record_bytes(T: int, p: int, keep_iterates: bool) -> int:
+    """Bytes a run of horizon T in R^p records: mu_1..mu_{T-1} and the T - 1 selected indices
+    (16 bytes a step), plus, with ``keep_iterates``, the (T, p) iterates and (T - 1, p) selections."""
+    per_step = 16 + (16 * p if keep_iterates else 0)
+    return per_step * T
+
+
+def check_horizon_fits(T: int, p: int, keep_iterates: bool, *, memory: int | None = None) -> None:
+    """Refuse, naming T and the memory it needs, a horizon whose records exceed the machine's
+    physical memory (instead of numpy's MemoryError half-way through allocating them)."""
+    need = record_bytes(T, p, keep_iterates)
+    have = _physical_memory() if memory is None else int(memory)
+    if need > have:
+        what = ("the step sizes, the selected indices, the (T, p) iterates and the (T - 1, p) selections"
+                if keep_iterates else "the step sizes and the selected indices")
+        hint = "; keep_iterates=False stores no iterates" if keep_iterates else ""
+        raise ParameterError(
+            "T", f"a horizon whose records fit in memory: T = {T} steps at p = {p} need "
+                 f"{_bytes(need)} for {what}, this machine has {_bytes(have)}{hint}", T)
+
+
+class FrankWolfeRun:
+    """The loop shared by every Frank-Wolfe entry point of both papers.
+
+    It owns what every variant does the same way: the horizon (``for t = 1 to T - 1``), the
+    gradient grad L(theta_t; D) handed to the step (checked for shape and finiteness), the
+    step sizes mu_t, the records (iterates, selections, indices) and the objective's
+    ``after_step`` hook. What differs between the variants (how tilde_theta_t is chosen and how
+    theta_{t+1} is written) stays in each entry point, in its paper's words::
+
+        run = FrankWolfeRun(gradient, theta1, T, step_size, keep_iterates)
+        for t, theta, g, mu in run.steps():          # Line 2: for t = 1 to T - 1
+            ...choose vertex (and its index)...       # the paper's selection line(s)
+            run.advance(t, (1 - mu) * theta + mu * vertex, mu, vertex, index)
+        return run.result(...)
+
+    ``theta1`` must already be checked to lie in C by the caller (line 1). Records of a horizon
+    too large for memory are refused before anything is allocated (:func:`check_horizon_fits`).
+    """
+
+    def __init__(self, gradient, theta1, T: int, step_size="paper", keep_iterates: bool = True, *,
+                 dim: int | None = None):
+        self.T = check_int(T, "T", 1)
+        self.gradient = gradient
+        self.theta = _start(theta1, dim)
+        self.p = self.theta.shape[0]
+        self.keep = bool(keep_iterates)
+        check_horizon_fits(self.T, self.p, self.keep)
+        self.mus = step_size_schedule(step_size, self.T)
+        self.selected_index = np.full(self.T - 1, -1, dtype=np.int64)
+        self.iterates = self.selected = None
+        if self.keep:
+            self.iterates = np.empty((self.T, self.p))
+            self.iterates[0] = self.theta
+            self.selected = np.empty((self.T - 1, self.p))
+
+    def steps(self):
+        """Yield (t, theta_t, grad L(theta_t; D), mu_t) for t = 1, ..., T - 1."""
+        for t in range(1, self.T):
+            yield t, self.theta, _checked_gradient(self.gradient, self.theta, self.p), self.mus[t - 1]
+
+    def advance(self, t: int, theta_next, mu: float, vertex, index: int = -1) -> None:
+        """Record step t: theta_{t+1} (computed by the caller, in its paper's form) and tilde_theta_t."""
+        self.theta = theta_next
+        hook = getattr(self.gradient, "after_step", None)
+        if hook is not None:
+            hook(theta_next, mu, vertex)
+        self.selected_index[t - 1] = index
+        if self.keep:
+            self.selected[t - 1] = vertex
+            self.iterates[t] = theta_next
+
+    def result(self, *, noise_scale: float = 0.0, ledger: Ledger | None = None,
+               claimed: tuple[float, float] | None = None) -> "FrankWolfeResult":
+        """The frozen result; with ``claimed = (epsilon, delta)`` also what the accountant
+        certifies for the run's ledger at that delta (side by side with the claim)."""
+        frozen = (ledger if ledger is not None else Ledger()).freeze()
+        claimed_eps = claimed_delta = certified = None
+        if claimed is not None:
+            claimed_eps, claimed_delta = check_epsilon(claimed[0]), check_delta(claimed[1])
+            certified = certified_epsilon(frozen, claimed_delta)
+        return FrankWolfeResult(
+            theta=self.theta.copy(), iterates=self.iterates, selected=self.selected,
+            selected_index=self.selected_index, step_sizes=self.mus, T=self.T,
+            noise_scale=float(noise_scale), ledger=frozen, claimed_epsilon=claimed_eps,
+            claimed_delta=claimed_delta, certified_epsilon=certified)
+
+
+def certified_epsilon(ledger: FrozenLedger, delta: float) -> float:
+    """``accounting.certify(ledger, delta).epsilon``, cached on the events (labels aside): every
+    run of the same calibration records the same events, and an audit runs it 10^5 times."""
+    key = tuple(replace(ev, label="") for ev in ledger.events)
+    return _certified_epsilon(key, float(delta))
+
+
+@lru_cache(maxsize=256)
+def _certified_epsilon(events: tuple, delta: float) -> float:
+    from ..privacy import accounting
+
+    if not events:
+        return 0.0
+    return float(accounting.certify(FrozenLedger(events), delta).epsilon)
 
 
 # ---------------------------------------------------------------------------
-# Algorithm 1 (lasso) = Algorithm 3 (erm_geometry): Frank-Wolfe
+# lasso Algorithm 1: Frank-Wolfe
 
 
 def frank_wolfe(gradient, lmo, theta1, T: int, *, step_size="paper",
                 keep_iterates: bool = True) -> FrankWolfeResult:
-    """Frank-Wolfe (non-private).
+    """Frank-Wolfe (non-private): paper ``lasso``, Algorithm 1 (§2); Theorem 2.2.
 
-    Paper ``lasso``, Algorithm 1 (§2), convergence Theorem 2.2 (mu_t = 2/(t+2) gives
-    L(theta_T) - L* = O(Gamma/T)); paper ``erm_geometry``, Algorithm 3 (§5.1), Theorem 5.2.
+    With mu_t = 2/(t+2) (``step_size="paper"``), L(theta_T) - L* = O(Gamma_L / T) (Theorem 2.2;
+    the explicit form tested is (2 h_1 + 2 Gamma (T-1)) / (T (T+1))). The same algorithm is
+    erm_geometry's Algorithm 3, whose wrapper lives in :mod:`reference.algorithms.erm_geometry`.
 
     gradient  callable theta -> grad L(theta) (may have ``after_step``, module docstring)
-    lmo       linear minimisation oracle: a :class:`VertexSet`, a set with ``.lmo(g)``, or a
-              callable g -> argmin_{v in C} <g, v>
+    lmo       linear minimisation oracle: a :class:`VertexSet` (Fact 2.3: the argmin over C is
+              attained at a point of S), a set with ``.lmo(g)``, or a callable g -> argmin_C <g, v>
     theta1    the starting point theta_1 in C (public, data-independent)
     T         horizon: T - 1 updates, output theta_T; T = 1 returns theta_1
-    step_size "paper" (2/(t+2)), "constant" (1/(T+2)), "1/T", "jaggi", or callable (t, T)
+    step_size mu_t: "paper" = 2/(t+2), or another name of :func:`step_size_schedule`
     """
-    T = check_int(T, "T", 1)
     oracle = _as_lmo(lmo)
     vs = lmo if isinstance(lmo, VertexSet) else None
-    mus = step_size_schedule(step_size, T)
-    ledger = Ledger()
     # Line 1: choose an arbitrary theta_1 from C (given by the caller)
-    theta = _start(theta1, vs.dim if vs is not None else None)
-    p = theta.shape[0]
-    iterates, selected, selected_index = _records(theta, T, keep_iterates)
+    run = FrankWolfeRun(gradient, theta1, T, step_size, keep_iterates, dim=vs.dim if vs is not None else None)
     # Line 2: for t = 1 to T - 1
-    for t in range(1, T):
-        mu = mus[t - 1]
-        g = _checked_gradient(gradient, theta, p)
+    for t, theta, g, mu in run.steps():
         # Line 3: tilde_theta_t = argmin_{theta in C} <grad L(theta_t), theta - theta_t>
-        #         (the -theta_t term does not change the argmin)
+        #         (the -theta_t term does not change the argmin; over conv(S) a vertex, Fact 2.3)
         if vs is not None:
             index = vs.argmin(g)
             vertex = vs.vertex(index)
@@ -346,144 +456,136 @@ def frank_wolfe(gradient, lmo, theta1, T: int, *, step_size="paper",
             index = -1
             vertex = np.asarray(oracle(g), dtype=float)
         # Line 4: theta_{t+1} = theta_t + mu_t (tilde_theta_t - theta_t)
-        theta = theta + mu * (vertex - theta)
-        _after_step(gradient, theta, mu, vertex)
-        selected_index.append(index)
-        if keep_iterates:
-            selected[t - 1] = vertex
-            iterates[t] = theta
+        run.advance(t, theta + mu * (vertex - theta), mu, vertex, index)
     # Line 5: return theta_T
-    return _result(theta, iterates, selected, selected_index, mus, T, 0.0, ledger)
+    return run.result()
 
 
 # ---------------------------------------------------------------------------
-# Algorithm 2 (lasso) = Algorithm 4 (erm_geometry): private Frank-Wolfe, polytope case
+# lasso Algorithm 2: A_Noise-FW(polytope)
+
+
+def noisy_argmin(scores, noise_scale: float, rng: np.random.Generator, *, noise: str = "laplace",
+                 sensitivity: float, ledger: Ledger, relation: str = "replace-one", label: str = "") -> int:
+    """Lines 3-4 of lasso Algorithm 2: alpha_s = <s, grad L(theta_t; D)> + Z_s for every s in S,
+    Z_s i.i.d. Lap(lambda); return argmin_s alpha_s (its index in S's order).
+
+    ``scores`` holds <s, grad L(theta_t; D)>; ``noise_scale`` is lambda. The draw is the
+    package's tested sampler :func:`reference.privacy.mechanisms.report_noisy_min`, which also
+    records the selection in the ledger (sensitivity ``sensitivity``, the general
+    2 Delta / lambda bound). It draws Z'_s i.i.d. Lap(lambda) and returns
+    argmax_s(-<s, g> + Z'_s) = argmin_s(<s, g> + Z_s) with Z_s = -Z'_s: the Laplace law is
+    symmetric, so Z has exactly line 3's law, and with the same stream this function returns
+    argmin(scores - Z') (tests/algorithms/test_frank_wolfe_private.py replays it).
+    ``noise="gumbel"``: alpha_s = <s, g> - G_s with G_s i.i.d. Gumbel(lambda), which makes the
+    argmin exactly the exponential mechanism P(s) ∝ exp(-<s, g> / lambda) of §2.1's text.
+    """
+    from ..privacy import mechanisms
+
+    return int(mechanisms.report_noisy_min(scores, sensitivity, noise_scale, rng, noise=noise, ledger=ledger,
+                                           relation=relation, label=label))
 
 
 def private_frank_wolfe_polytope(gradient, vertices, theta1, T: int, *, noise_scale: float,
                                  score_sensitivity: float, rng: np.random.Generator,
                                  selection: str = "laplace", step_size="paper",
                                  relation: str = "replace-one", keep_iterates: bool = True,
-                                 label: str = "noise-fw") -> FrankWolfeResult:
-    """A_Noise-FW(polytope): differentially private Frank-Wolfe over C = conv(S).
-
-    Paper ``lasso``, Algorithm 2 (§2.1); privacy Theorem 2.4, utility Theorem 2.5, LASSO
-    Corollary 2.7. Paper ``erm_geometry``, Algorithm 4 (§5.2); Theorems 5.4, 5.5.
+                                 label: str = "noise-fw", claimed=None) -> FrankWolfeResult:
+    """A_Noise-FW(polytope), differentially private Frank-Wolfe over C = conv(S): paper ``lasso``,
+    Algorithm 2 (§2.1); privacy Theorem 2.4, utility Theorem 2.5, LASSO Corollary 2.7.
 
     gradient          callable theta -> grad L(theta; D) (may have ``after_step``)
     vertices          S: a :class:`VertexSet`, an (m, p) array, or a polytope with .vertices()
     theta1            public starting point in C
     T                 horizon; T - 1 noisy selections
-    noise_scale       lambda, the scale of the noise added to every score (line 3); obtain it
-                      from :func:`paper_laplace_scale` or :func:`certified_laplace_scale`
-    score_sensitivity the largest change of one score <s, grad L(theta; D)> between
-                      neighbouring data sets, for every theta in C and s in S (recorded in the
-                      ledger; for LASSO 2 L_1 ||C||_1 / n under replace-one)
-    selection         ``"laplace"``: line 3-4 as printed (report-noisy-min, Lap(lambda) noise);
-                      ``"gumbel"``: the same with Gumbel(lambda) noise, which is exactly the
-                      exponential mechanism P(s) ∝ exp(-<s, g>/lambda) that §2.1's text names;
-                      ``"exponential"``: that exponential mechanism sampled directly (same
-                      distribution as "gumbel", different use of the random stream).
-    step_size         "paper" = 2/(t+2) (lasso, canonical); "constant" = 1/(T+2) (erm_geometry)
+    noise_scale       lambda of line 3; :func:`paper_laplace_scale` is line 3 as printed,
+                      :func:`certified_laplace_scale` the accountant's smallest scale
+    score_sensitivity the largest change of one score <s, grad L(theta; D)> between neighbouring
+                      data sets (recorded in the ledger; for LASSO 2 L_1 ||C||_1 / n, replace-one)
+    selection         ``"laplace"``: lines 3-4 as printed (argmin of alpha_s = <s, g> + Lap(lambda));
+                      ``"gumbel"``: the same with Gumbel noise, exactly the exponential mechanism
+                      P(s) ∝ exp(-<s, g>/lambda) that §2.1's text names; ``"exponential"``: that
+                      mechanism sampled directly (same law as "gumbel", other use of the stream)
+    step_size         mu_t of line 5: "paper" = 2/(t+2)
+    claimed           optional (epsilon, delta): the result then carries the claimed epsilon and the
+                      one the accountant certifies for the ledger, side by side
+
+    erm_geometry's Algorithm 4 is the same algorithm (its wrapper lives in erm_geometry.py).
     """
     from ..privacy import mechanisms
 
-    T = check_int(T, "T", 1)
     S = as_vertex_set(vertices)
     lam = check_positive(noise_scale, "noise_scale")
     sens = check_positive(score_sensitivity, "score_sensitivity")
     rng = check_rng(rng)
     if selection not in SELECTIONS:
         raise ParameterError("selection", f"one of {SELECTIONS}", selection)
-    mus = step_size_schedule(step_size, T)
     ledger = Ledger()
     # Line 1: choose an arbitrary theta_1 from C (public, given by the caller)
-    theta = _start(theta1, S.dim)
-    if not S.contains(theta):
+    run = FrankWolfeRun(gradient, theta1, T, step_size, keep_iterates, dim=S.dim)
+    if not S.contains(run.theta):
         raise AssumptionViolation("theta_1 lies in C = conv(S) (Algorithm 2 line 1)",
                                   "the recorded score sensitivity holds only for iterates in C")
-    p = theta.shape[0]
-    iterates, selected, selected_index = _records(theta, T, keep_iterates)
     # Line 2: for t = 1 to T - 1
-    for t in range(1, T):
-        mu = mus[t - 1]
-        g = _checked_gradient(gradient, theta, p)
+    for t, theta, g, mu in run.steps():
         # Line 3: for all s in S, alpha_s <- <s, grad L(theta_t; D)> + Lap(lambda)
-        scores = S.scores(g)
-        # Line 4: tilde_theta_t <- argmin_{s in S} alpha_s   (report-noisy-min: lines 3-4 together)
+        scores = S.scores(g)                       # <s, grad L(theta_t; D)>, s in S (in S's order)
+        # Line 4: tilde_theta_t <- argmin_{s in S} alpha_s
         if selection == "exponential":
             # P(s) ∝ exp(-<s,g>/lambda) = exp(eps_s * (-<s,g>) / (2 * sens)) with eps_s = 2 sens / lambda
-            index = mechanisms.exponential_mechanism(
+            index = int(mechanisms.exponential_mechanism(
                 -scores, sens, 2.0 * sens / lam, rng, ledger=ledger, relation=relation,
-                label=f"{label} step {t}")
+                label=f"{label} step {t}"))
         else:
-            index = mechanisms.report_noisy_min(
-                scores, sens, lam, rng, noise=selection, ledger=ledger, relation=relation,
-                label=f"{label} step {t}")
-        index = int(index)
+            index = noisy_argmin(scores, lam, rng, noise=selection, sensitivity=sens, ledger=ledger,
+                                 relation=relation, label=f"{label} step {t}")
         vertex = S.vertex(index)
         # Line 5: theta_{t+1} <- (1 - mu_t) theta_t + mu_t tilde_theta_t,  mu_t = 2/(t+2)
-        theta = (1.0 - mu) * theta + mu * vertex
-        _after_step(gradient, theta, mu, vertex)
-        selected_index.append(index)
-        if keep_iterates:
-            selected[t - 1] = vertex
-            iterates[t] = theta
+        run.advance(t, (1.0 - mu) * theta + mu * vertex, mu, vertex, index)
     # Line 6: output theta_priv = theta_T
-    return _result(theta, iterates, selected, selected_index, mus, T, lam, ledger)
+    return run.result(noise_scale=lam, ledger=ledger, claimed=claimed)
 
 
 # ---------------------------------------------------------------------------
-# lasso Thm 2.6 = erm_geometry Appendix B Algorithm 5: private Frank-Wolfe, general convex C
+# lasso Theorem 2.6: A_Noise-FW for a general convex C (the paper's pseudocode is erm_geometry's Algorithm 5)
 
 
 def private_frank_wolfe_general(gradient, lmo, theta1, T: int, *, sigma: float,
                                 l2_sensitivity: float, rng: np.random.Generator,
                                 step_size="paper", relation: str = "replace-one",
-                                keep_iterates: bool = True,
-                                label: str = "noise-fw-gen") -> FrankWolfeResult:
-    """A_Noise-FW(Gen-convex): private Frank-Wolfe with a Gaussian-perturbed linear objective.
+                                keep_iterates: bool = True, label: str = "noise-fw-gen",
+                                claimed=None) -> FrankWolfeResult:
+    """A_Noise-FW, private Frank-Wolfe for a general convex C: paper ``lasso``, Theorem 2.6 (§2.1,
+    "General C"). The lasso paper prints no pseudocode for it ("in the full version"); the full
+    version is erm_geometry, Appendix B, Algorithm 5, whose lines the comments below number.
 
-    Paper ``erm_geometry``, Appendix B, Algorithm 5; privacy Theorem B.1, utility Theorem B.2.
-    Paper ``lasso``: the algorithm A_Noise-FW of Theorem 2.6 (§2.1, "General C"; the paper gives
-    no pseudocode and defers to the full version, i.e. erm_geometry Algorithm 5).
-
-    Line 3 perturbs the gradient, b_t ~ N(0, sigma^2 I_p), and calls the exact LMO of C; the
-    ledger records one Gaussian event of l2 sensitivity ``l2_sensitivity`` (the sensitivity of
-    grad L(theta; D): 2 L_2 / n under replace-one) per step. The printed step mu = 1/(T+2) is
-    ``step_size="constant"``; the canonical default is lasso's 2/(t+2) (docs/errata.md).
+    Line 3 perturbs the linear objective: tilde_theta_t = argmin_C <grad L(theta_t; D) + b_t, theta>,
+    b_t ~ N(0, sigma^2 I_p), then calls the exact LMO of C; the ledger records one Gaussian event of
+    l2 sensitivity ``l2_sensitivity`` (2 L_2 / n under replace-one) per step. ``sigma``: Algorithm 5
+    line 3 as printed is :func:`paper_gaussian_sigma` (the one place it is written);
+    :func:`certified_gaussian_sigma` is the accountant's. ``step_size``: lasso's 2/(t+2) by default;
+    Algorithm 5 line 4 prints mu = 1/(T+2) (``"1/(T+2)"``; lasso-E01). ``claimed``: as in
+    :func:`private_frank_wolfe_polytope`.
     """
     from ..privacy import mechanisms
 
-    T = check_int(T, "T", 1)
     oracle = _as_lmo(lmo)
     sigma = check_positive(sigma, "sigma")
     sens = check_positive(l2_sensitivity, "l2_sensitivity")
     rng = check_rng(rng)
-    mus = step_size_schedule(step_size, T)
     ledger = Ledger()
     # Line 1: choose an arbitrary theta_1 from C
-    theta = _start(theta1, None)
-    p = theta.shape[0]
-    iterates, selected, selected_index = _records(theta, T, keep_iterates)
+    run = FrankWolfeRun(gradient, theta1, T, step_size, keep_iterates)
     # Line 2: for t = 1 to T - 1
-    for t in range(1, T):
-        mu = mus[t - 1]
-        g = _checked_gradient(gradient, theta, p)
-        # Line 3: tilde_theta_t = argmin_{theta in C} <grad L(theta_t; D) + b_t, theta>,
-        #         b_t ~ N(0, sigma^2 I_p)
+    for t, theta, g, mu in run.steps():
+        # Line 3: tilde_theta_t = argmin_{theta in C} <grad L(theta_t; D) + b_t, theta>, b_t ~ N(0, sigma^2 I_p)
         noisy = mechanisms.gaussian_mechanism(g, sens, sigma, rng, ledger=ledger,
                                               relation=relation, label=f"{label} step {t}")
         vertex = np.asarray(oracle(np.asarray(noisy, dtype=float)), dtype=float)
         # Line 4: theta_{t+1} <- (1 - mu) theta_t + mu tilde_theta_t
-        theta = (1.0 - mu) * theta + mu * vertex
-        _after_step(gradient, theta, mu, vertex)
-        selected_index.append(-1)
-        if keep_iterates:
-            selected[t - 1] = vertex
-            iterates[t] = theta
+        run.advance(t, (1.0 - mu) * theta + mu * vertex, mu, vertex)
     # Line 5: output theta_priv = theta_T
-    return _result(theta, iterates, selected, selected_index, mus, T, sigma, ledger)
+    return run.result(noise_scale=sigma, ledger=ledger, claimed=claimed)
 
 
 # ---------------------------------------------------------------------------
@@ -542,9 +644,15 @@ def _certified_laplace_scale(sens: float, T: int, eps: float, d: float, noise: s
 
 def paper_gaussian_sigma(lipschitz_l2: float, T: int, n: int, epsilon: float, delta: float, *,
                          square_lipschitz: bool = False) -> float:
-    """sigma with sigma^2 = 32 L_2 T log^2(n/delta) / (n epsilon)^2: erm_geometry Alg 5 line 3 as
-    printed (natural log). ``square_lipschitz=True`` gives the resolution L_2^2 (the printed
-    formula is not invariant under scaling the loss; docs/errata.md)."""
+    """erm_geometry Algorithm 5 line 3 (the variant of lasso Theorem 2.6), the one place it is written:
+    sigma^2 = 32 L_2 T ln^2(n/delta) / (n eps)^2, as printed (natural log).
+
+    The log: line 3 prints log^2(n/delta); the proof of Theorem B.2 "recalls" log^2(T/delta). This
+    package has one resolution, line 3's ln^2(n/delta) (docs/errata.md lasso-E08); erm_geometry's
+    wrapper reads sigma from here. ``square_lipschitz=True``: L_2^2 in place of the printed L_2
+    (the printed formula is not invariant under scaling the loss, lasso-E08), the form the claim
+    ``lasso:Theorem 2.6 privacy`` certifies.
+    """
     L2 = check_positive(lipschitz_l2, "lipschitz_l2")
     T = check_int(T, "T", 1)
     n = check_int(n, "n", 1)

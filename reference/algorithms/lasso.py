@@ -13,8 +13,9 @@ What is here
   the score sensitivity 2 L_1 c / n = 4 c (c + 1) / n under replace-one neighbours.
 - :func:`frank_wolfe_lasso` (Algorithm 1 on the l1 ball) and :func:`private_lasso`
   (Algorithm 2 with S = {+-c e_j}, Corollary 2.7), both through the shared
-  :mod:`reference.algorithms.frank_wolfe`. Two calibrations: ``"paper"`` (line 3 verbatim) and
-  ``"certified"`` (the smallest Laplace scale the package's accountant certifies).
+  :mod:`reference.algorithms.frank_wolfe`. Two calibrations: ``"paper"`` (every printed choice
+  of §2.2: Gamma = 4 c^2 in T, line 3's lambda) and ``"certified"`` (the exact Gamma and the
+  smallest Laplace scale the package's accountant certifies).
 - The hard instance of the lower bound (§3, Theorem 3.1, Lemma 3.3) on small sizes.
 
 What makes it fast (no line of the paper is hidden)
@@ -291,8 +292,11 @@ class PrivateLassoResult:
 
     theta: theta_priv = theta_T. iterates: (T, p) array or None. selected_index: the vertex
     chosen at each step (index into [c e_1..c e_p, -c e_1..-c e_p]). noise_scale: lambda.
-    ledger: one selection event per step (T - 1 events). epsilon, delta: the target; for
-    ``calibration="paper"`` the accountant may certify more (docs/errata.md lasso-E02).
+    ledger: one selection event per step (T - 1 events). gamma: the curvature bound T was set
+    from ("paper" = 4 c^2, "exact" = 8 c^2). claimed_epsilon, delta: the target (epsilon, delta)
+    the run claims; certified_epsilon: what the package's accountant certifies for ``ledger`` at
+    ``delta``, side by side with the claim: for ``calibration="paper"`` it is typically more
+    than the claim (docs/errata.md lasso-E02), for ``"certified"`` at most the claim.
     """
 
     theta: np.ndarray
@@ -304,7 +308,9 @@ class PrivateLassoResult:
     score_sensitivity: float
     calibration: str
     selection: str
-    epsilon: float
+    gamma: str
+    claimed_epsilon: float
+    certified_epsilon: float
     delta: float
     radius: float
     ledger: FrozenLedger
@@ -329,21 +335,32 @@ def lasso_noise_scale(n: int, T: int, epsilon: float, delta: float, *, radius: f
 
 def private_lasso(X, y, epsilon: float, delta: float, rng: np.random.Generator, *,
                   radius: float = 1.0, T: int | None = None, calibration: str = "paper",
-                  selection: str = "laplace", gamma: str = "exact", theta1=None,
+                  selection: str = "laplace", gamma: str | None = None, theta1=None,
                   step_size="paper", keep_iterates: bool = True,
                   incremental=True) -> PrivateLassoResult:
     """Private LASSO: Algorithm 2 A_Noise-FW(polytope) on the l1 ball (lasso §2.2, Corollary 2.7).
 
     Paper ``lasso``, Algorithm 2 (§2.1) instantiated as §2.2 says: S = {+-c e_j} (|S| = 2p,
-    ||C||_1 = c), L_1 = 2 (c + 1), Gamma = 8 c^2 (``gamma="paper"``: 4 c^2), T from Theorem 2.5
-    unless given. Privacy: Theorem 2.4; utility: Theorem 2.5 / Corollary 2.7 / Theorem 1.1.
+    ||C||_1 = c), L_1 = 2 (c + 1) (the paper: O(1)), T from Theorem 2.5 unless given. Privacy:
+    Theorem 2.4; utility: Theorem 2.5 / Corollary 2.7 / Theorem 1.1.
+
+    ``calibration`` is the one switch between the paper as printed and the corrected constants:
+
+    ============  ==========================================  ==========================================
+                  ``"paper"`` (every printed choice of §2.2)  ``"certified"``
+    ============  ==========================================  ==========================================
+    Gamma         4 c^2 (§2.2 via Remark 1)                   8 c^2 (exact, Def 2.1; lasso-E03)
+    T             Thm 2.5: (Gamma n eps / (L_1 c))^(2/3)      the same formula with the exact Gamma
+    lambda        Alg 2 line 3 as printed                     the accountant's smallest certified scale
+    mu_t          2/(t+2) (Alg 2 line 5)                      2/(t+2)
+    ============  ==========================================  ==========================================
+
+    Named options override single choices: ``gamma`` ("paper" | "exact"), ``T``, ``step_size``.
 
     X, y      data with every |X_ij| <= 1 and |y_i| <= 1 (checked; nothing is clipped)
-    epsilon, delta   the target (epsilon > 0, 0 < delta < 1)
+    epsilon, delta   the claimed guarantee (epsilon > 0, 0 < delta < 1)
     rng       numpy Generator (same seed, same bits)
     radius    c > 0
-    T         horizon (public); default :func:`horizon`
-    calibration  "paper" | "certified"  (:func:`lasso_noise_scale`)
     selection "laplace" (Alg 2 lines 3-4), "gumbel" or "exponential" (the exponential-mechanism
               form that §2.1's text names; same privacy bound, different output law)
     incremental  "gradient" (True, default), "residual" or False: how grad L(theta_t; D) is kept
@@ -356,24 +373,28 @@ def private_lasso(X, y, epsilon: float, delta: float, rng: np.random.Generator, 
     rng = check_rng(rng)
     if calibration not in CALIBRATIONS:
         raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
+    if gamma is None:
+        gamma = "paper" if calibration == "paper" else "exact"
     n, p = X.shape
-    # Line 0: the instantiation of §2.2: S = {+-c e_j}, L_1 = 2(c + 1), T of Theorem 2.5 unless given
+    # Input of Algorithm 2 (§2.2): S = {+-c e_j}, ||C||_1 = c, L_1 = 2 (c + 1); T of Theorem 2.5
+    # with Gamma = curvature_bound(c, gamma) unless T is given (public)
     T = horizon(n, eps, c, gamma=gamma) if T is None else check_int(T, "T", 1)
-    # Line 3: the noise scale lambda = L_1 ||C||_1 sqrt(8 T log(1/delta)) / (n eps) ("paper"), or the
-    # accountant's smallest certified lambda ("certified"); the score sensitivity the ledger records
-    lam = lasso_noise_scale(n, T, eps, d, radius=c, calibration=calibration, selection=selection)
+    fw.check_horizon_fits(T, p, keep_iterates)
     sens = score_sensitivity(n, c)
-    # Line 1-5: Algorithm 2 itself, line by line in frank_wolfe.private_frank_wolfe_polytope
-    # (theta_1 in C; for t = 1..T-1 noisy scores, noisy argmin over S, the Frank-Wolfe step; theta_T)
+    # Line 1: theta_1 = 0 unless given (public, data-independent)
+    start = _theta1(theta1, p, c)
+    # Line 2-6: Algorithm 2's loop in frank_wolfe.private_frank_wolfe_polytope, with line 3's
+    # lambda = L_1 ||C||_1 sqrt(8 T log(1/delta)) / (n eps) ("paper") or the accountant's ("certified")
+    lam = lasso_noise_scale(n, T, eps, d, radius=c, calibration=calibration, selection=selection)
     res = fw.private_frank_wolfe_polytope(
-        LassoGradient(X, y, incremental=incremental), fw.SignedBasis(p, c), _theta1(theta1, p, c),
+        LassoGradient(X, y, incremental=incremental), fw.SignedBasis(p, c), start,
         T, noise_scale=lam, score_sensitivity=sens, rng=rng, selection=selection,
-        step_size=step_size, keep_iterates=keep_iterates, label="private-lasso")
+        step_size=step_size, keep_iterates=keep_iterates, label="private-lasso", claimed=(eps, d))
     return PrivateLassoResult(
         theta=res.theta, iterates=res.iterates, selected_index=res.selected_index,
         step_sizes=res.step_sizes, T=T, noise_scale=lam, score_sensitivity=sens,
-        calibration=calibration, selection=selection, epsilon=eps, delta=d, radius=c,
-        ledger=res.ledger)
+        calibration=calibration, selection=selection, gamma=gamma, claimed_epsilon=eps,
+        certified_epsilon=res.certified_epsilon, delta=d, radius=c, ledger=res.ledger)
 
 
 # ---------------------------------------------------------------------------
@@ -446,7 +467,7 @@ def orthogonal_sign_matrix(k: int, p: int) -> np.ndarray:
 def hard_instance(Xcode, i: int, Y) -> tuple[np.ndarray, np.ndarray]:
     """D_i of §3 (0-based i): the k common records (z_j, 0), z_j the rows of Y, followed by the
     w records (x_j, 1) for the rows x_j of ``Xcode`` with j != i. Returns (features, labels);
-    n = k + w (the paper writes w + wp, lasso-E08)."""
+    n = k + w (the paper writes w + wp, lasso-E07)."""
     Xcode = np.asarray(Xcode)
     Y = np.asarray(Y)
     i = check_int(i, "i", 0)
