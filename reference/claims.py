@@ -130,6 +130,18 @@ def all_algorithms() -> tuple[Algorithm, ...]:
     return tuple(sorted(algorithms, key=lambda a: (a.paper, a.number)))
 
 
+@lru_cache(maxsize=1)
+def all_building_blocks() -> tuple[Algorithm, ...]:
+    """The building blocks (mechanisms a paper's algorithms call), from every module's ``BUILDING_BLOCKS``.
+
+    Each is an :class:`Algorithm` of paper ``core`` whose ``number`` is the block's id
+    (``core:gaussian_mechanism``, the id ``conform`` and the kill matrix use). They are listed by
+    ``python -m reference list`` beside the algorithms; they have no line-by-line page.
+    """
+    blocks = [b for module in _walk_modules() for b in getattr(module, "BUILDING_BLOCKS", ())]
+    return tuple(sorted(blocks, key=lambda b: b.number))
+
+
 # ---------------------------------------------------------------------------
 # Which tests name which claims: a static scan of tests/ and proofs/.
 
@@ -197,10 +209,31 @@ def claim_tests(root: Path | None = None) -> dict[str, list[str]]:
     return out
 
 
-def claims_table(paper: str | None = None) -> list[dict]:
-    """The registry as JSON-ready rows (the ``claims --json`` contract)."""
-    if paper is not None and paper not in PAPERS:
+def built_papers() -> list[str]:
+    """The papers with at least one registered claim or algorithm, in PAPERS order."""
+    claims, algorithms = _discover()
+    have = {c.paper for c in claims.values()} | {a.paper for a in algorithms}
+    return [k for k in PAPERS if k in have]
+
+
+def require_built(paper: str, what: str = "claims") -> None:
+    """Raise :class:`NotBuiltError` for a known paper with nothing registered (ParameterError if unknown)."""
+    from .errors import NotBuiltError
+
+    if paper not in PAPERS:
         raise ParameterError("paper", f"one of {sorted(PAPERS)}", paper)
+    if paper not in built_papers():
+        raise NotBuiltError(paper, what, built_papers())
+
+
+def claims_table(paper: str | None = None) -> list[dict]:
+    """The registry as JSON-ready rows (the ``claims --json`` contract).
+
+    A paper with nothing registered raises :class:`~reference.errors.NotBuiltError`, so
+    ``claims --paper KEY`` of an unbuilt paper exits non-zero instead of listing nothing.
+    """
+    if paper is not None:
+        require_built(paper, "claims")
     tests = claim_tests()
     rows = []
     for cid, claim in all_claims().items():

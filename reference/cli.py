@@ -12,17 +12,86 @@ import sys
 from . import claims as registry
 
 
+LIST_WIDTH = 120
+
+
+def list_entries() -> list[dict]:
+    """Every registered algorithm and building block: id, name, the function, and what conform calls.
+
+    ``id`` is ``<paper>:<number>``, the id ``conform --algorithm``, ``vectors --algorithm`` and the kill
+    matrix take. ``conform_function`` is the function the test vectors run (a candidate implementation
+    takes its arguments, ``signature``); it can differ from ``function`` (lasso's Algorithm 2 is
+    implemented by the shared polytope Frank-Wolfe, its vectors run ``private_lasso``). ``None`` when the
+    entry has no test vectors yet.
+    """
+    import inspect
+
+    from .vector_cases import CASES
+    from .vectors import resolve
+
+    def signature(target: str) -> str:
+        """The parameters as a caller writes them (annotations left out, defaults kept)."""
+        params = [p.replace(annotation=inspect.Parameter.empty)
+                  for p in inspect.signature(resolve(target)).parameters.values()]
+        return str(inspect.Signature(params))
+
+    out = []
+    for kind, entries in (("algorithm", registry.all_algorithms()), ("building block", registry.all_building_blocks())):
+        for a in entries:
+            ident = f"{a.paper}:{a.number}"
+            vector_cases = [c for c in CASES if c.algorithm == ident]
+            conform = sorted({c.reference for c in vector_cases})
+            out.append({
+                "kind": kind, "id": ident, "paper": a.paper, "number": a.number, "name": a.name,
+                "section": a.section, "function": a.function, "function_signature": signature(a.function),
+                "conform_id": ident if vector_cases else None,
+                "conform_function": conform[0] if len(conform) == 1 else (conform or None),
+                "signature": signature(conform[0]) if len(conform) == 1 else None,
+                "vector_cases": [c.name for c in vector_cases],
+            })
+    return out
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
-    algorithms = registry.all_algorithms()
+    import textwrap
+
+    entries = list_entries()
     if args.json:
-        print(json.dumps([a.__dict__ for a in algorithms], indent=2))
+        from ._meta import report_metadata
+
+        print(json.dumps({"metadata": report_metadata(command="list"),
+                          "algorithms": [e for e in entries if e["kind"] == "algorithm"],
+                          "building_blocks": [e for e in entries if e["kind"] == "building block"]}, indent=2))
         return 0
-    if not algorithms:
-        print("no algorithms registered yet")
-        return 0
-    width = max(len(a.paper) for a in algorithms)
-    for a in algorithms:
-        print(f"{a.paper:<{width}}  {a.number:<14} {a.name:<48} {a.function}")
+    n_alg = sum(e["kind"] == "algorithm" for e in entries)
+    papers = sorted({e["paper"] for e in entries if e["kind"] == "algorithm"})
+    intro = (f"{n_alg} algorithms of {len(papers)} papers ({', '.join(papers)}) and {len(entries) - n_alg} building "
+             "blocks. The id is what 'conform --algorithm', 'vectors --algorithm' and the kill matrix take; "
+             "':' and '_', ' ' and '_' are interchangeable (lasso:Algorithm 2 = lasso_Algorithm_2). 'conform calls' "
+             "is the function the test vectors run: an implementation checked with conform takes its arguments.")
+    print(textwrap.fill(intro, LIST_WIDTH))
+    id_w = max(len("id"), *(len(e["id"]) for e in entries))
+    label_w = len("conform calls")
+
+    def wrapped(label: str, text: str) -> list[str]:
+        return textwrap.wrap(text, LIST_WIDTH, initial_indent=f"    {label:<{label_w}}  ",
+                             subsequent_indent=" " * (label_w + 8), break_on_hyphens=False)
+
+    for kind, heading in (("algorithm", "Algorithms"), ("building block", "Building blocks (mechanisms)")):
+        print(f"\n{heading}\n")
+        print(f"{'id':<{id_w}}  name")
+        print(f"{'-' * id_w}  {'-' * (LIST_WIDTH - id_w - 2)}")
+        for e in (x for x in entries if x["kind"] == kind):
+            print(textwrap.fill(e["name"], LIST_WIDTH, initial_indent=f"{e['id']:<{id_w}}  ",
+                                subsequent_indent=" " * (id_w + 2)))
+            lines = wrapped("source", e["section"]) if e["section"] else []
+            same = e["conform_function"] == e["function"]
+            lines += wrapped("function", e["function"] + e["function_signature"]
+                             + ("  (conform calls this)" if same else ""))
+            if not same:
+                lines += wrapped("conform calls", f"{e['conform_function']}{e['signature']}" if e["conform_function"]
+                                 else "- (no test vectors for this id yet)")
+            print("\n".join(lines))
     return 0
 
 
@@ -117,8 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m reference", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("list", help="algorithms: paper, algorithm number, name, function")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p = sub.add_parser("list", help="algorithms and building blocks: id, name, function, what conform calls")
+    p.add_argument("--json", action="store_true",
+                   help="print {\"metadata\": ..., \"algorithms\": [...], \"building_blocks\": [...]}")
     p.set_defaults(func=_cmd_list)
 
     p = sub.add_parser("claims", help="every claim: id, kind, statement, tests, status")
@@ -136,7 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("audit", help="run the checks and print claimed vs certified vs measured")
     p.add_argument("--paper", choices=sorted(registry.PAPERS), help="only this paper")
     p.add_argument("--quick", action="store_true", help="fewer samples (under 5 minutes on 2 cores)")
-    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE")
+    p.add_argument("--json", metavar="FILE", help="also write {\"metadata\": ..., \"rows\": [...]} to FILE")
+    p.add_argument("--wide", action="store_true", help="one long line per row with every field (default: fits "
+                                                        "120 columns, the case and notes below each row)")
     p.add_argument("--plots", metavar="DIR", help="write PNG plots to DIR (needs the 'plots' extra)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run trials on a Dask cluster (needs the 'dask' extra)")
     p.add_argument("--workers", type=int, default=None, help="process-pool size (default: all cores)")

@@ -44,10 +44,10 @@ def check_implementation(target: str, algorithm: str, mode: str = "both", n_runs
     for case in cases(algorithm):
         if mode in ("both", "replay"):
             ok, detail = replay(run_case(case), case, function)
-            rows.append(ConformanceRow(algorithm, case.name, "replay", ok, detail))
+            rows.append(ConformanceRow(case.algorithm, case.name, "replay", ok, detail))
         if mode in ("both", "distribution") and case.statistic is not None:
             ok, _, detail = distribution_check(case, function, n_runs=n_runs, alpha=alpha)
-            rows.append(ConformanceRow(algorithm, case.name, "distribution", ok, detail))
+            rows.append(ConformanceRow(case.algorithm, case.name, "distribution", ok, detail))
     return rows
 
 

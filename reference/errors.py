@@ -63,3 +63,12 @@ class SolverError(ReferenceSpecError, RuntimeError):
 
     Raised instead of returning a point whose optimality residual exceeds the stated tolerance.
     """
+
+
+class NotBuiltError(ReferenceSpecError, LookupError):
+    """A paper the package knows by name but has not built yet: nothing of it is registered."""
+
+    def __init__(self, paper: str, what: str, built: list[str]):
+        self.paper = paper
+        super().__init__(f"paper {paper!r} is not built yet: it has no {what} registered "
+                         f"(built: {', '.join(built)})")

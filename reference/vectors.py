@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -107,14 +108,32 @@ def replay(vector: dict, case: VectorCase, function: Callable) -> tuple[bool, st
     return True, "identical within tolerance"
 
 
+def _spelling(text: str) -> str:
+    return re.sub(r"[\s:_]+", "_", text.strip()).lower()
+
+
+def canonical_id(text: str, known) -> str:
+    """The id in ``known`` that ``text`` spells: ``lasso:Algorithm 2``, ``lasso_Algorithm_2`` (as in vector
+    file names) and ``lasso:algorithm_2`` are one id. Raises ParameterError naming the known ids."""
+    known = sorted(set(known))
+    if not isinstance(text, str):
+        raise ParameterError("algorithm", f"one of {known}", text)
+    if text in known:
+        return text
+    matches = [k for k in known if _spelling(k) == _spelling(text)]
+    if len(matches) != 1:
+        raise ParameterError("algorithm", f"one of {known} (':' or '_' and spaces or '_' are interchangeable)",
+                             text)
+    return matches[0]
+
+
 def cases(algorithm: str | None = None) -> list[VectorCase]:
+    """The vector cases, or those of one algorithm id (in either spelling, see :func:`canonical_id`)."""
     from .vector_cases import CASES
 
-    chosen = [c for c in CASES if algorithm is None or c.algorithm == algorithm]
-    if algorithm is not None and not chosen:
-        known = sorted({c.algorithm for c in CASES})
-        raise ParameterError("algorithm", f"one of {known}", algorithm)
-    return chosen
+    if algorithm is not None:
+        algorithm = canonical_id(algorithm, {c.algorithm for c in CASES})
+    return [c for c in CASES if algorithm is None or c.algorithm == algorithm]
 
 
 def write_vectors(out_dir: Path, algorithm: str | None = None) -> list[Path]:

@@ -156,6 +156,16 @@ def _check_eps_delta(epsilon: float, delta: float, owner: str) -> None:
         raise ParameterError(f"{owner}.claimed_delta", "0 <= delta < 1", delta)
 
 
+CALIBRATIONS = ("", "paper", "certified")
+
+
+def _check_calibration(case, owner: str) -> None:
+    if case.calibration not in CALIBRATIONS:
+        raise ParameterError(f"{owner}.calibration", f"one of {CALIBRATIONS}", case.calibration)
+    if not isinstance(case.erratum, str):
+        raise ParameterError(f"{owner}.erratum", "an errata id such as 'lasso-E02' (or '')", case.erratum)
+
+
 @dataclass(frozen=True)
 class PrivacyCase:
     """An empirical (distinguishability) audit of one privacy claim.
@@ -177,6 +187,10 @@ class PrivacyCase:
         the (epsilon, delta) it implies on the Gaussian curve. The mu test uses
         ``mu_thresholds`` (default: ``thresholds``); each of the two tests then
         runs at level beta/2.
+    calibration, erratum: which calibration the case runs (``"paper"``: the noise as printed;
+        ``"certified"``: the package's accountant's; ``""``: a building block) and the
+        docs/errata.md entry about it. A refuted or unproven row of a ``"paper"`` case is
+        reported as a finding about the paper, citing ``erratum``.
     samples / quick_samples: draws per side (full / ``--quick``); chunk: draws per
         seeded trial (the unit of parallel work).
     """
@@ -200,10 +214,13 @@ class PrivacyCase:
     quick_samples: int = 200_000
     chunk: int = 50_000
     worst_case: str = ""
+    calibration: str = ""
+    erratum: str = ""
 
     def __post_init__(self) -> None:
         _check_claim_id(self.claim)
         _check_eps_delta(self.claimed_epsilon, self.claimed_delta, "PrivacyCase")
+        _check_calibration(self, "PrivacyCase")
         if not callable(self.sampler):
             raise ParameterError("PrivacyCase.sampler", "callable(data, rng, n)", self.sampler)
         if not callable(self.negative_control):
@@ -234,6 +251,10 @@ class ExactCase:
         both directions with mpmath and the exact epsilon at ``claimed_delta``.
     negative_control() -> (p, q): the same for a mis-calibrated mechanism; its
         exact epsilon must exceed ``claimed_epsilon``.
+    calibration, erratum: which calibration the case runs (``"paper"``: the noise as printed;
+        ``"certified"``: the package's accountant's; ``""``: a building block) and the
+        docs/errata.md entry about it. A refuted or unproven row of a ``"paper"`` case is
+        reported as a finding about the paper, citing ``erratum``.
     """
 
     claim: str
@@ -246,10 +267,13 @@ class ExactCase:
     certified_epsilon: float | None = None
     certify: Callable[[], float | None] | None = None
     worst_case: str = ""
+    calibration: str = ""
+    erratum: str = ""
 
     def __post_init__(self) -> None:
         _check_claim_id(self.claim)
         _check_eps_delta(self.claimed_epsilon, self.claimed_delta, "ExactCase")
+        _check_calibration(self, "ExactCase")
         if not callable(self.distributions):
             raise ParameterError("ExactCase.distributions", "callable() -> (p, q)", self.distributions)
         if not callable(self.negative_control):

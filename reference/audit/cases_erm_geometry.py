@@ -96,6 +96,7 @@ def _alg1_case(calibration: str) -> PrivacyCase:
         thresholds=Bonferroni(thresholds=(-0.45,)),
         samples=40_000, quick_samples=6_000, chunk=2_000,
         worst_case="linear loss: the mean gradient moves by the full 2/n at every step, for every theta",
+        calibration=calibration, erratum="erm_geometry-E26",
     )
 
 
@@ -130,13 +131,14 @@ def alg2_distributions(sigma_factor: float, calibration: str):
 def _alg2_case(calibration: str) -> ExactCase:
     return ExactCase(
         claim="erm_geometry:Algorithm 2 privacy",
-        title=f"Algorithm 2, {'printed' if calibration == 'paper' else 'KST12'} noise, (1, 1e-3), n = 10 (P10)",
+        title=f"Algorithm 2, {'printed' if calibration == 'paper' else 'KST12'} noise, (1, 1e-3), n = 10",
         distributions=functools.partial(alg2_distributions, 1.0, calibration),
         claimed_epsilon=EPS2, claimed_delta=DELTA2,
         certified_epsilon=None,   # objective perturbation is not a composition of ledger events
         negative_control=functools.partial(alg2_distributions, 0.5 if calibration == "paper" else 0.25, calibration),
         negative_control_note="half the printed noise" if calibration == "paper" else "a quarter of the KST12 noise",
-        worst_case="D' replaces (0, -1) by (1, 1): curvature and linear term move together (catalogue P10)",
+        worst_case="D' replaces (0, -1) by (1, 1): curvature and linear term move together (erratum E13)",
+        calibration=calibration, erratum="erm_geometry-E13",
     )
 
 
@@ -190,6 +192,7 @@ def _alg4_case(calibration: str) -> ExactCase:
         negative_control=functools.partial(alg4_distributions, 0.1, calibration),
         negative_control_note="a tenth of the scale",
         worst_case="gbar = -1/n vs +1/n: the two vertices' scores swap order, moving by the full 2 L_1 ||C||_1 / n",
+        calibration=calibration, erratum="erm_geometry-E16",
     )
 
 
@@ -226,6 +229,7 @@ def _alg5_case(calibration: str) -> ExactCase:
         negative_control=functools.partial(alg5_distributions, 0.1, calibration),
         negative_control_note="a tenth of the certified (tight) sigma",
         worst_case="gbar = -1/n vs +1/n: the LMO's choice flips with the sign of g + b",
+        calibration=calibration, erratum="erm_geometry-E17",
     )
 
 

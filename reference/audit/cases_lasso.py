@@ -115,6 +115,7 @@ def audit_cases() -> list:
             certify=functools.partial(certified_epsilon, calibration, 4),
             worst_case="the gradient at every iterate flips sign between y = -1 and y = +1 (score change 4/n "
                        "at theta = 0, up to 8/n); the transcript determines theta_T",
+            calibration=calibration, erratum="lasso-E02",
         ))
         cases.append(PrivacyCase(
             claim="lasso:Theorem 2.4",
@@ -129,6 +130,7 @@ def audit_cases() -> list:
             thresholds=Bonferroni(thresholds=(-0.5, 0.0, 0.5)),
             samples=100_000, quick_samples=20_000, chunk=5_000,
             worst_case="as the exact case; theta_T takes 4 values, thresholds separate them",
+            calibration=calibration, erratum="lasso-E02",
         ))
     cases.append(RateCase(
         claim="lasso:Theorem 1.1 rate",

@@ -66,6 +66,7 @@ class AuditRow:
     check: str                      # empirical | exact | rate
     title: str
     verdict: str
+    key: str = ""                   # short stable key: the claim id and the case's place among its cases, "#k"
     claimed_epsilon: float | None = None
     claimed_delta: float | None = None
     certified_epsilon: float | None = None
@@ -83,6 +84,13 @@ class AuditRow:
     slope_lower: float | None = None
     slope_upper: float | None = None
     bound_respected: bool | None = None
+    relation: str | None = None                 # rate rows: equal | at_most | at_least (the rule's relation)
+    tolerance: float | None = None              # rate rows: the rule's tolerance on the exponent
+    confidence: float | None = None             # rate rows: confidence of the slope's bootstrap interval
+    rule: str | None = None                     # rate rows: the rule the verdict used, in words
+    calibration: str = ""                       # paper | certified | "" (a building block)
+    erratum: str = ""                           # the docs/errata.md entry about this case
+    finding: str = ""                           # set when a refuted/unproven row is a finding about the paper
     samples: int = 0
     seconds: float = 0.0
     beta: float | None = None
@@ -334,17 +342,37 @@ def _run_rate(case: RateCase, row: AuditRow, quick: bool, executor) -> None:
         ok = ok and row.bound_respected
     row.claimed_slope = case.claimed_slope
     row.fitted_slope, row.slope_lower, row.slope_upper = fit.slope, fit.lower, fit.upper
+    row.relation, row.tolerance, row.confidence = case.relation, float(case.tolerance), float(case.confidence)
+    row.rule = rate_rule(case.relation, case.claimed_slope, case.tolerance, case.confidence)
     row.verdict = "consistent" if ok else "inconsistent"
     row.samples = len(grid) * repeats
-    row.detail = (f"slope {fit.slope:.3f} [{fit.lower:.3f}, {fit.upper:.3f}] ({case.relation} "
-                  f"{case.claimed_slope:g}) over {len(grid)} grid values x {repeats} repeats")
+    row.detail = (f"slope {fit.slope:.3f} [{fit.lower:.3f}, {fit.upper:.3f}]; rule: {row.rule}; "
+                  f"over {len(grid)} grid values x {repeats} repeats")
     row.plot_data = {"grid": list(map(float, grid)), "means": values.mean(axis=1).tolist(),
                      "slope": fit.slope, "intercept": fit.intercept, "claimed_slope": case.claimed_slope}
 
 
+def rate_rule(relation: str, claimed: float, tolerance: float, confidence: float) -> str:
+    """The rule a rate verdict uses, in words (what :meth:`RateFit.consistent_with` checks)."""
+    pct = f"{100 * confidence:g}%"
+    if relation == "equal":
+        return (f"equal within {tolerance:g}: the {pct} interval must meet "
+                f"[{claimed - tolerance:.4g}, {claimed + tolerance:.4g}]")
+    if relation == "at_most":
+        return (f"at most {claimed:.4g} (tolerance {tolerance:g}): the {pct} interval must not lie wholly "
+                f"above {claimed + tolerance:.4g}")
+    return (f"at least {claimed:.4g} (tolerance {tolerance:g}): the {pct} interval must not lie wholly "
+            f"below {claimed - tolerance:.4g}")
+
+
 def run_case(case, *, quick: bool = False, beta: float = 0.05, executor: cf.Executor | None = None,
-             samples: int | None = None, progress: Callable[[str], None] | None = None) -> AuditRow:
-    """Run one case; ``samples`` overrides the case's draws per side (tests use small values)."""
+             samples: int | None = None, progress: Callable[[str], None] | None = None,
+             key: str | None = None) -> AuditRow:
+    """Run one case; ``samples`` overrides the case's draws per side (tests use small values).
+
+    ``key`` is the row's short stable key (:func:`run_audit` numbers a claim's cases "#1", "#2", ...;
+    default: the claim id).
+    """
     beta = check_probability(beta, "beta")
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
         raise ParameterError("samples", "an integer N >= 1 (draws per side)", samples)
@@ -355,7 +383,8 @@ def run_case(case, *, quick: bool = False, beta: float = 0.05, executor: cf.Exec
     start = time.perf_counter()
     check = "rate" if isinstance(case, RateCase) else "exact" if isinstance(case, ExactCase) else "empirical"
     row = AuditRow(claim=case.claim, paper=paper, kind=kind, check=check, title=case.title, verdict="unproven",
-                   beta=None if check == "rate" else beta)
+                   key=case.claim if key is None else key, beta=None if check == "rate" else beta,
+                   calibration=getattr(case, "calibration", ""), erratum=getattr(case, "erratum", ""))
     if isinstance(case, (PrivacyCase, ExactCase)):
         row.claimed_epsilon = float(case.claimed_epsilon)
         row.claimed_delta = float(case.claimed_delta)
@@ -372,6 +401,9 @@ def run_case(case, *, quick: bool = False, beta: float = 0.05, executor: cf.Exec
         value = getattr(row, name)
         if value is not None and math.isnan(value):
             raise AuditError(f"{case.claim}: the audit produced NaN for {name}")
+    if row.calibration == "paper" and row.verdict in ("refuted", "unproven", "inconsistent"):
+        row.finding = f"finding about the paper: {row.verdict} for the calibration as printed" + (
+            f"; erratum {row.erratum} (docs/errata.md)" if row.erratum else "")
     row.seconds = round(time.perf_counter() - start, 3)
     return row
 
@@ -405,11 +437,21 @@ def run_audit(paper: str | None = None, *, quick: bool = False, beta: float = 0.
     """Run every case (or the given ones) and return the rows; raises on the first error (no partial report)."""
     beta = check_probability(beta, "beta")
     todo = discover_cases(paper) if cases is None else list(cases)
+    if cases is None and paper is not None and not todo:
+        from ..claims import require_built
+        from ..errors import NotBuiltError
+
+        require_built(paper, "audit cases")      # unknown, or nothing registered at all
+        built = sorted({c.claim.partition(":")[0] for c in discover_cases()})
+        raise NotBuiltError(paper, "audit cases", built)
     rows = []
+    seen: dict[str, int] = {}
     for i, case in enumerate(todo, 1):
         if progress:
             progress(f"[{i}/{len(todo)}] {case.claim} - {case.title} ...")
-        row = run_case(case, quick=quick, beta=beta, executor=executor, samples=samples, progress=progress)
+        seen[case.claim] = seen.get(case.claim, 0) + 1
+        row = run_case(case, quick=quick, beta=beta, executor=executor, samples=samples, progress=progress,
+                       key=f"{case.claim} #{seen[case.claim]}")
         if progress:
             progress(f"[{i}/{len(todo)}]   {row.verdict} in {row.seconds:.1f} s")
         rows.append(row)
@@ -426,32 +468,133 @@ def _fmt(value, digits: int = 4) -> str:
     return str(value)
 
 
-def format_table(rows: Sequence[AuditRow]) -> str:
-    header = ("claim", "case", "kind", "check", "claimed", "certified", "measured", "verdict", "neg.ctrl",
-              "samples", "s")
-    lines = []
-    for r in rows:
-        if r.check == "rate":
-            claimed, certified = f"slope {_fmt(r.claimed_slope)}", "-"
-            measured = f"{_fmt(r.fitted_slope)} [{_fmt(r.slope_lower)}, {_fmt(r.slope_upper)}]"
-        else:
-            claimed = f"eps {_fmt(r.claimed_epsilon)}" + (f", d {r.claimed_delta:.0e}" if r.claimed_delta else "")
-            certified = _fmt(r.certified_epsilon)
-            if r.check == "exact":
-                measured = f"exact {_fmt(r.exact_epsilon)}"
-            else:
-                measured = f">= {_fmt(r.epsilon_lower_bound)}"
-                if r.mu_lower_bound is not None:
-                    measured += f"; mu >= {_fmt(r.mu_lower_bound)} (claim {_fmt(r.claimed_mu)})"
-                    if r.gdp_epsilon is not None:
-                        measured += f" -> eps {_fmt(r.gdp_epsilon)}"
-        title = r.title if len(r.title) <= 44 else r.title[:43] + "~"
-        lines.append((r.claim, title, r.kind, r.check, claimed, certified, measured, r.verdict,
-                      _fmt(r.negative_control_detected), str(r.samples), f"{r.seconds:.1f}"))
-    widths = [max(len(h), *(len(l[i]) for l in lines)) if lines else len(h) for i, h in enumerate(header)]
-    out = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
-    out.append("  ".join("-" * w for w in widths))
-    out.extend("  ".join(c.ljust(w) for c, w in zip(line, widths)) for line in lines)
+TABLE_WIDTH = 120                # the default table fits this many columns; --wide gives one long line per row
+
+
+def _claimed(r: AuditRow) -> str:
+    if r.check == "rate":
+        return f"slope {_fmt(r.claimed_slope)}"
+    return f"eps {_fmt(r.claimed_epsilon)}" + (f", d {r.claimed_delta:.0e}" if r.claimed_delta else "")
+
+
+def _measured(r: AuditRow) -> str:
+    if r.check == "rate":
+        return f"slope {_fmt(r.fitted_slope, 3)}"
+    if r.check == "exact":
+        return f"exact {_fmt(r.exact_epsilon)}"
+    return f">= {_fmt(r.epsilon_lower_bound)}"
+
+
+def _notes(r: AuditRow) -> list[str]:
+    """What a row says beyond its columns: the GDP estimate, the rate rule, a finding about the paper."""
+    notes = []
+    if r.mu_lower_bound is not None:
+        gdp = f"GDP: mu >= {_fmt(r.mu_lower_bound)} (claimed mu {_fmt(r.claimed_mu)})"
+        if r.gdp_epsilon is not None:
+            gdp += f"; on the Gaussian curve that is eps {_fmt(r.gdp_epsilon)} at delta {r.claimed_delta:g}"
+        notes.append(gdp)
+    if r.check == "rate":
+        conf = f"{100 * r.confidence:g}% " if r.confidence is not None else ""
+        notes.append(f"fitted slope {_fmt(r.fitted_slope)}, {conf}interval [{_fmt(r.slope_lower)}, "
+                     f"{_fmt(r.slope_upper)}]" + ("" if r.bound_respected is None else
+                                                 f"; the proof's explicit bound is "
+                                                 f"{'respected' if r.bound_respected else 'EXCEEDED'}"))
+        notes.append(f"rule: {r.rule or r.relation}")
+    if r.finding:
+        notes.append(r.finding)
+    elif r.erratum and r.verdict not in ("confirmed", "consistent"):
+        notes.append(f"{r.verdict} for the {r.calibration or 'package'} calibration; see erratum {r.erratum} "
+                     "(docs/errata.md)")
+    if r.negative_control_detected is False:
+        notes.append(f"AUDIT FAILED: the negative control ({r.negative_control_note}) was not detected")
+    return notes
+
+
+def _columns(rows: Sequence[AuditRow], header: tuple, cells: list[tuple]) -> list[int]:
+    return [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h) for i, h in enumerate(header)]
+
+
+def format_table(rows: Sequence[AuditRow], wide: bool = False, width: int = TABLE_WIDTH) -> str:
+    """The report. Default: at most ``width`` columns, each row's case title and notes on the lines below it,
+    nothing cut. ``wide``: one line per row with every field (as wide as it needs)."""
+    if wide:
+        header = ("key", "case", "check", "claimed", "certified", "measured", "verdict", "neg.ctrl", "samples", "s",
+                  "notes")
+        cells = [(r.key or r.claim, r.title, r.check, _claimed(r), _fmt(r.certified_epsilon), _measured(r),
+                  r.verdict, _fmt(r.negative_control_detected), str(r.samples), f"{r.seconds:.1f}",
+                  " | ".join(_notes(r))) for r in rows]
+        widths = _columns(rows, header, cells)
+        out = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
+               "  ".join("-" * w for w in widths)]
+        out.extend("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in cells)
+        return "\n".join(out)
+
+    header = ("case (claim #k)", "claimed", "certified", "measured", "verdict", "ctrl", "samples", "s")
+    cells = [(r.key or r.claim, _claimed(r), _fmt(r.certified_epsilon), _measured(r), r.verdict,
+              _fmt(r.negative_control_detected), str(r.samples), f"{r.seconds:.1f}") for r in rows]
+    widths = _columns(rows, header, cells)
+    rest = sum(widths[1:]) + 2 * (len(widths) - 1)
+    widths[0] = max(len(header[0]), min(widths[0], width - rest))     # longer keys get a line of their own
+    right = {6, 7}                                                      # numbers right-aligned
+
+    def line(values) -> str:
+        return "  ".join(v.rjust(w) if i in right else v.ljust(w)
+                         for i, (v, w) in enumerate(zip(values, widths))).rstrip()
+
+    indent = "    "
+    out = [line(header), "  ".join("-" * w for w in widths)]
+    for r, c in zip(rows, cells):
+        if len(c[0]) > widths[0]:
+            out.append(c[0])
+            c = ("",) + c[1:]
+        out.append(line(c))
+        out.extend(textwrap.wrap(r.title, width, initial_indent=indent, subsequent_indent=indent + "  "))
+        for note in _notes(r):
+            out.extend(textwrap.wrap(note, width, initial_indent=indent + "- ", subsequent_indent=indent + "  "))
+    return "\n".join(out)
+
+
+LEGEND = (
+    ("case (claim #k)", "the registered claim (python -m reference claims) and the case's place among that "
+                        "claim's cases; the line below is the case; the JSON has both as 'key' and 'title'."),
+    ("claimed", "what the paper states: (eps, delta) for privacy, the exponent of the error in a rate."),
+    ("certified", "the epsilon the package's accountant proves at the claimed delta for the noise actually "
+                  "used ('-': it cannot prove any)."),
+    ("measured", "'>= x': a lower bound on epsilon valid at confidence 1 - beta (distinguishing test on "
+                 "sampled outputs); 'exact x': the exact epsilon of the output law (mpmath); 'slope x': the "
+                 "fitted log-log slope of the error."),
+    ("confirmed", "not refuted, and the accountant certifies the claimed epsilon."),
+    ("unproven", "not refuted, but the accountant cannot certify the claim: no leak was found, and no proof "
+                 "the package can check covers it either."),
+    ("refuted", "the measured lower bound (or the exact epsilon), or the GDP bound on mu, exceeds the claim."),
+    ("consistent", "the slope's bootstrap interval agrees with the claimed exponent under the rule printed "
+                   "below the row (relation equal / at_most / at_least, with its tolerance); inconsistent: it "
+                   "does not."),
+    ("ctrl", "the negative control: the same test run on a deliberately mis-calibrated variant (e.g. half the "
+             "noise) must flag it; 'NO' means the audit itself failed (exit 1)."),
+    ("GDP", "for Gaussian noise, 'mu >= m' is a lower bound on the Gaussian-DP parameter (claimed mu = "
+            "sensitivity/sigma); the eps it implies on the Gaussian curve is evidence about the GDP claim, not a "
+            "distribution-free bound."),
+    ("finding", "a refuted or unproven row of a paper's printed calibration is the package's finding about "
+                "the paper, not a failure of the package; its erratum in docs/errata.md says why and names the "
+                "certified alternative (calibration=\"certified\")."),
+)
+
+
+def format_legend(rows: Sequence[AuditRow], width: int = TABLE_WIDTH) -> str:
+    """The legend printed after the table (only the entries the rows use, and the column meanings)."""
+    verdicts = {r.verdict for r in rows} | ({"consistent"} if any(r.check == "rate" for r in rows) else set())
+    used = {"case (claim #k)", "claimed", "certified", "measured", "ctrl"} | verdicts
+    if any(r.mu_lower_bound is not None for r in rows):
+        used.add("GDP")
+    if any(r.finding for r in rows):
+        used.add("finding")
+    out = ["Legend"]
+    name_width = max(len(n) for n, _ in LEGEND)
+    for name, text in LEGEND:
+        if name in used:
+            out.extend(textwrap.wrap(text, width, initial_indent=f"  {name:<{name_width}}  ",
+                                     subsequent_indent=" " * (name_width + 4)))
     return "\n".join(out)
 
 
@@ -518,9 +661,21 @@ def write_plots(rows: Sequence[AuditRow], directory: str) -> list[str]:
     return written
 
 
-def write_json(rows: Sequence[AuditRow], path: str) -> None:
-    """Write {"rows": [...]} atomically (a temporary file renamed into place)."""
-    payload = {"rows": [r.to_json() for r in rows]}
+def audit_metadata(*, quick: bool, beta: float, paper: str | None = None, workers: int | None = None,
+                   scheduler: str | None = None) -> dict:
+    """The ``metadata`` object of an audit report: package, commit, date, versions, and how the audit ran."""
+    from .._meta import report_metadata
+
+    return report_metadata(command="audit", mode="quick" if quick else "full", quick=bool(quick), paper=paper,
+                           beta=beta, confidence=1 - beta, audit_seed=AUDIT_SEED,
+                           seeds="SeedSequence([audit_seed, sha256(claim, title), side]).spawn(chunks)",
+                           workers=workers, scheduler=scheduler)
+
+
+def write_json(rows: Sequence[AuditRow], path: str, metadata: dict | None = None) -> None:
+    """Write {"metadata": {...}, "rows": [...]} atomically (a temporary file renamed into place)."""
+    payload = {"metadata": metadata if metadata is not None else audit_metadata(quick=False, beta=0.05),
+               "rows": [r.to_json() for r in rows]}
     text = json.dumps(payload, indent=2, allow_nan=False, default=float)
     tmp = f"{path}.tmp-{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as fh:
@@ -557,15 +712,32 @@ def run_audit_command(args, *, cases: Sequence | None = None) -> int:
         except TypeError:        # executors without cancel_futures (Dask's ClientExecutor)
             executor.shutdown(wait=True)
     total = time.perf_counter() - start
-    print(format_table(rows))
-    failed = [r.claim for r in rows if r.failed]
-    refuted = [r.claim for r in rows if r.verdict in ("refuted", "inconsistent")]
-    print(f"\n{len(rows)} rows in {total:.1f} s (confidence {1 - beta:g}); "
-          f"{len(refuted)} refuted/inconsistent; {len(failed)} undetected negative controls")
+    print(format_table(rows, wide=bool(getattr(args, "wide", False))))
+    print()
+    print(format_legend(rows))
+    failed = [r.key for r in rows if r.failed]
+    refuted = [r for r in rows if r.verdict in ("refuted", "inconsistent")]
+    findings = [r for r in refuted if r.finding]
+    counts = ", ".join(f"{sum(r.verdict == v for r in rows)} {v}" for v in VERDICTS if any(r.verdict == v for r in rows))
+    summary = [f"{len(rows)} rows in {total:.1f} s (confidence {1 - beta:g}): {counts}."]
+    if findings:
+        summary.append(f"{len(findings)} of the {len(refuted)} refuted/inconsistent rows are findings about a "
+                       "paper's printed calibration, not failures of the package (" +
+                       ", ".join(f"{r.key}: {r.erratum or 'no erratum'}" for r in findings) + ").")
+    others = [r.key for r in refuted if not r.finding]
+    if others:
+        summary.append("Refuted or inconsistent, and not a recorded finding about a paper: " + ", ".join(others))
     if failed:
-        print("AUDIT FAILED: negative control not detected for: " + ", ".join(failed))
+        summary.append("AUDIT FAILED: negative control not detected for: " + ", ".join(failed))
+    else:
+        summary.append("Every negative control was detected: the audit ran soundly (exit 0).")
+    print()
+    for text in summary:
+        print(textwrap.fill(text, TABLE_WIDTH, subsequent_indent="  "))
     if json_path:
-        write_json(rows, json_path)
+        write_json(rows, json_path, audit_metadata(quick=quick, beta=beta, paper=paper,
+                                                   workers=getattr(args, "workers", None),
+                                                   scheduler=getattr(args, "scheduler", None)))
     if plots:
         for path in write_plots(rows, plots):
             progress(f"wrote {path}")
@@ -575,7 +747,10 @@ def run_audit_command(args, *, cases: Sequence | None = None) -> int:
 CLAIMS = (
     Claim("core:Audit report", "invariant",
           "The audit runs every case, gives one row per claim with the JSON fields claim, paper, kind, verdict, "
-          "claimed/certified epsilon, lower bound, exact epsilon, negative control, samples, seconds; results are "
-          "bit-identical however trials are split across workers; no report is written when the audit fails.",
-          "issue 3 (the audit command)"),
+          "claimed/certified epsilon, lower bound, exact epsilon, negative control, samples, seconds, a stable key "
+          "and the whole case title; results are bit-identical however trials are split across workers; no report "
+          "is written when the audit fails. The JSON carries the report's metadata (version, commit, date, quick or "
+          "full, seed); the table fits 120 columns without cutting a title, each rate row prints its rule, a "
+          "refuted or unproven row of a paper's printed calibration names its erratum, and a legend follows.",
+          "docs/audit.md (the report, verdicts and legend)"),
 )

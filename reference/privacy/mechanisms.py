@@ -42,7 +42,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .._validate import check_array, check_int, check_nonnegative, check_positive, check_rng
-from ..claims import Claim
+from ..claims import Algorithm, Claim
 from ..errors import ParameterError
 from .ledger import RELATIONS, Ledger, MechanismEvent
 
@@ -346,6 +346,22 @@ def truncated_geometric(M, rng, *, n_draws=None):
 
 # ---------------------------------------------------------------------------
 # Claims about these mechanisms (each checked by tests/privacy/test_mechanisms.py)
+
+_THIS = "reference.privacy.mechanisms:"
+BUILDING_BLOCKS = (   # listed by `python -m reference list`; the ids are conform's and the kill matrix's
+    Algorithm("core", "gaussian_mechanism", "Gaussian mechanism: value + N(0, sigma^2 I)",
+              _THIS + "gaussian_mechanism", "Dwork-Roth 2014, Thm A.1; exact profile: Balle-Wang 2018"),
+    Algorithm("core", "laplace_mechanism", "Laplace mechanism: value + Lap(scale) per coordinate",
+              _THIS + "laplace_mechanism", "Dwork-Roth 2014, Thm 3.6"),
+    Algorithm("core", "exponential_mechanism", "exponential mechanism over finitely many candidates",
+              _THIS + "exponential_mechanism", "McSherry-Talwar 2007; Dwork-Roth 2014, Thm 3.10"),
+    Algorithm("core", "report_noisy_max", "report-noisy-max (Laplace or Gumbel noise)",
+              _THIS + "report_noisy_max", "Dwork-Roth 2014, Claim 3.9; docs/errata.md core-M03"),
+    Algorithm("core", "report_noisy_min", "report-noisy-min: report-noisy-max of the negated scores",
+              _THIS + "report_noisy_min", "docs/errata.md core-M02"),
+    Algorithm("core", "truncated_geometric", "truncated geometric law on {1, ..., M}",
+              _THIS + "truncated_geometric", "Ghazi et al. 2024, Def. 5.1; docs/errata.md core-M01"),
+)
 
 CLAIMS = (
     Claim("core:Gaussian mechanism", "invariant",

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import check_array, check_int, check_nonnegative, check_rng
-from ..claims import Claim
+from ..claims import Algorithm, Claim
 from ..errors import AssumptionViolation, NonFiniteError, ParameterError, ShapeError
 from .ledger import RELATIONS, FrozenLedger, Ledger, MechanismEvent
 
@@ -244,6 +244,12 @@ def private_prefix_sums(xs, sigma, rng, *, sensitivity, relation="replace-one", 
         nodes.append(tuple(tree.nodes_used(t)))
     return TreePrefixSums(out, tuple(nodes), ledger.freeze())
 
+
+BUILDING_BLOCKS = (   # listed by `python -m reference list`
+    Algorithm("core", "private_prefix_sums", "binary-tree aggregation: private prefix sums of a stream",
+              "reference.privacy.tree:private_prefix_sums",
+              "Dwork-Naor-Pitassi-Rothblum 2010; Chan-Shi-Song 2011, Sec. 3; docs/errata.md core-M04"),
+)
 
 CLAIMS = (
     Claim("core:Tree prefix nodes", "invariant",
