@@ -349,11 +349,11 @@ CLAIMS = (
           "For (scale/n) sum (<x_i, theta> - y_i)^2 on the l1 ball of radius r with ||x||_inf <= 1, |y| <= 1: "
           "L1 = 2 scale (r + 1), Gamma = 8 scale r^2, vertex-score sensitivity 2 L1 r / n, all attained "
           "(lasso normalisation scale = 1: 4, 8, 8/n; erm_geometry eq. (22) scale = 1/2: 2, 4, 4/n).",
-          "lasso §2.2 / Cor 2.7; erm_geometry §5.3, Cor 5.7; catalogue lasso §1.5"),
+          "lasso §2.2 / Cor 2.7; erm_geometry §5.3, Cor 5.7; docs/errata.md core-G03, lasso-E03"),
     Claim("core:Loss input validation", "invariant",
           "Losses reject labels outside {-1, +1} (logistic, hinge), mismatched shapes, non-finite inputs, "
           "negative bounds and unknown norms with a specific error; the squared loss has no Lipschitz constant "
           "without theta and label bounds and the hinge loss no smoothness (ParameterError, never inf or NaN); "
           "check_data raises AssumptionViolation on data outside the stated norm bounds.",
-          "package convention (docs/architecture.md); erm_geometry-AMB27"),
+          "docs/architecture.md (conventions: preconditions); docs/errata.md erm_geometry-E22"),
 )

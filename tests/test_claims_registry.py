@@ -97,3 +97,20 @@ def test_claims_json_contract():
         assert {"id", "paper", "locator", "kind", "statement", "tests", "status"} <= set(row)
         assert row["status"] == ("checked" if row["tests"] else "unchecked")
     assert [r["id"] for r in rows] == sorted(all_claims())
+
+
+def test_claim_sources_cite_the_paper_or_a_document_in_the_repository():
+    """A user of the package has the papers and this repository, not the design notes or the catalogues
+    the package was built from (issue 15): every source is non-empty and cites neither; errata ids cited
+    exist in docs/errata.md."""
+    import re
+
+    from reference.claims import project_root
+
+    errata = (project_root() / "docs" / "errata.md").read_text(encoding="utf-8")
+    for cid, claim in all_claims().items():
+        source = claim.source
+        assert source.strip(), cid
+        assert not re.search(r"DESIGN|catalogue|AMB\d|\bissue \d|shared/", source), (cid, source)
+        for erratum in re.findall(r"\b[a-z_]+-[A-Z]\d\d\b", source):
+            assert f"### {erratum}:" in errata, (cid, erratum)

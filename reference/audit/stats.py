@@ -254,5 +254,5 @@ CLAIMS = (
     Claim("core:Audit input validation", "invariant",
           "The auditor rejects N < 1, beta outside (0, 1), statistics or samplers returning NaN, and samplers whose "
           "output type changes between calls, with an AuditError or ParameterError, and writes no report.",
-          "package convention (DESIGN.md, preconditions)"),
+          "docs/architecture.md (conventions: preconditions); docs/audit.md (assumptions)"),
 )

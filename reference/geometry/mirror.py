@@ -585,7 +585,7 @@ CLAIMS = (
           "mirror_step(x, g, eta, C) = argmin_{y in C} eta<g, y> + B_psi(y, x): equals the closed forms "
           "(Euclidean projection of x - eta g; exponentiated gradient on the simplex), has zero first-order "
           "residual h_C(u) - <u, y>, and is not beaten by a generic solver.",
-          "erm_geometry Algorithm 1 line 4 (resolved, erm_geometry-AMB01)"),
+          "erm_geometry Algorithm 1 line 4 (resolved: docs/errata.md erm_geometry-E01)"),
     Claim("core:Strong convexity of mirror maps", "constant",
           "Negative entropy is 1-strongly convex w.r.t. l1 on the simplex (Pinsker: KL >= 1/2||x-y||_1^2); "
           "||x||_p^2/(2(p-1)) is 1-strongly convex w.r.t. l_p for 1 < p <= 2, hence d^{2/p-2}-strongly "
@@ -601,5 +601,5 @@ CLAIMS = (
           "The potential printed in erm_geometry Fact 3.4, 1/(4(q-1))||x||_q^2, has strong-convexity "
           "modulus 1/2 w.r.t. l_q, not 1: B_psi(x, y) >= 1/4 ||x - y||_q^2 always, and points exist where "
           "B_psi(x, y) < 1/2 ||x - y||_q^2.",
-          "erm_geometry Fact 3.4 (from [47]); catalogue erm_geometry-AMB08"),
+          "erm_geometry Fact 3.4 (from [47]); docs/errata.md erm_geometry-E08, core-G02"),
 )

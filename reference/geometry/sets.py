@@ -669,12 +669,12 @@ CLAIMS = (
     Claim("core:set radius and diameter", "constant",
           "radius(norm) = max_{v in C} ||v|| and diameter(norm) = max_{u,v in C} ||u - v||, in the "
           "stated norm, as closed forms per set (attained at listed extreme points).",
-          "elementary; erm_geometry-AMB06 (radius vs diameter)"),
+          "elementary; docs/errata.md erm_geometry-E06 (radius vs diameter)"),
     Claim("core:Symmetric gauge", "invariant",
           "Polytope.gauge(x) = min{||alpha||_1 : V^T alpha = x} is the Minkowski norm of conv(C u -C) and "
           "dual_gauge(b) = max_i |<v_i, b>| its dual: |<x, b>| <= gauge(x) dual_gauge(b), gauge = ||x||_1 / r "
           "for the vertices +-r e_j, and gauge(x) >= ||x||_2 / max_i ||v_i||_2.",
-          "erm_geometry §2.2 (Minkowski norm, Fact 2.2), Fact 3.4, Thm 4.1 proof; catalogue erm_geometry-P36"),
+          "erm_geometry §2.2 (Minkowski norm, Fact 2.2), Fact 3.4, Thm 4.1 proof"),
     Claim("core:Geometry input validation", "invariant",
           "Sets, widths and mirror maps reject radius <= 0, non-finite or empty vertex lists, wrong shapes, "
           "unknown norms, p outside (1, 2], points outside a map's domain and missing rngs with a specific "

@@ -403,12 +403,12 @@ CLAIMS = (
     Claim("core:Truncated geometric law", "constant",
           "truncated_geometric(M) has P(N=k) = C_M 2^-k on {0..M}, C_M = 1/(2(1-2^-(M+1))); the pmf sums to 1, "
           "E[1/p_N] = M+1 and E[2^N] = C_M (M+1) (mpmath), and sampled frequencies pass a chi-square test.",
-          "saddle_point catalogue §2.2 and §6.2; Ghazi et al. 2024, Def. 5.1"),
+          "Ghazi et al. 2024, Def. 5.1 (as used by saddle_point); docs/errata.md core-M01"),
     Claim("core:Mechanism determinism", "invariant",
           "Every randomized mechanism returns bit-identical results for generators built from the same seed.",
-          "package convention (DESIGN.md, explicit randomness)"),
+          "docs/architecture.md (conventions: randomness)"),
     Claim("core:Mechanism input validation", "invariant",
           "Bad inputs (epsilon <= 0, non-finite values, negative sensitivity, empty or NaN scores, wrong rng) raise "
           "a ParameterError naming the parameter; no public mechanism returns NaN.",
-          "package convention (DESIGN.md, preconditions are checked)"),
+          "docs/architecture.md (conventions: preconditions)"),
 )

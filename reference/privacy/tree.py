@@ -255,18 +255,18 @@ CLAIMS = (
     Claim("core:Tree prefix nodes", "invariant",
           "The prefix [1, t] is released from popcount(t) <= floor(log2 t) + 1 populated nodes, one per level, "
           "which tile [1, t] exactly; after T inserts 2T - popcount(T) nodes are populated, each once.",
-          "Dwork-Naor-Pitassi-Rothblum 2010; Chan-Shi-Song 2011; online catalogue §2.5"),
+          "Dwork-Naor-Pitassi-Rothblum 2010; Chan-Shi-Song 2011, Sec. 3; reference/privacy/tree.py docstring"),
     Claim("core:Tree sensitivity", "sensitivity",
           "Changing one item changes exactly the populated nodes containing it, at most floor(log2 T) + 1 of "
           "them, each by the item's change, so the node vector moves by at most sqrt(floor(log2 T)+1) times the "
           "item sensitivity, the l2 sensitivity the tree's single gaussian ledger event records.",
-          "Chan-Shi-Song 2011, binary mechanism (Sec. 3); online catalogue P08"),
+          "Chan-Shi-Song 2011, binary mechanism (Sec. 3); docs/errata.md core-M04"),
     Claim("core:Tree exactness without noise", "invariant",
           "With sigma = 0 the tree's prefix sums equal the exact cumulative sums (np.cumsum) for scalar and "
           "vector items.",
-          "online catalogue P40"),
+          "Chan-Shi-Song 2011, Sec. 3 (the tree stores exact node sums); reference/privacy/tree.py docstring"),
     Claim("core:Tree prefix noise law", "invariant",
           "The error of the released W_t is N(0, popcount(t) sigma^2 I), and Cov(W_s, W_t) error = "
           "(number of shared nodes) sigma^2 I.",
-          "Chan-Shi-Song 2011; online catalogue P44"),
+          "Chan-Shi-Song 2011, Sec. 3 (independent Gaussian noise per node)"),
 )
