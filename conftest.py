@@ -4,11 +4,15 @@
            the default run is derandomized (a failure it finds once, it finds every time),
            --deep explores with fresh random examples
 --impl     MODULE:FUNCTION of another implementation to run the property suite against
+--shuffle SEED
+           run the collected tests in a random order (random.Random(SEED).shuffle), to show that no
+           test depends on another's side effects (global mpmath precision, numpy state, caches)
 """
 
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -25,6 +29,8 @@ def pytest_addoption(parser):
     parser.addoption("--impl", default=os.environ.get("REFERENCE_IMPL"),
                      help="MODULE:FUNCTION of an implementation to check against the reference "
                           "(or set REFERENCE_IMPL)")
+    parser.addoption("--shuffle", type=int, default=None, metavar="SEED",
+                     help="run the tests in the order random.Random(SEED).shuffle gives (order independence)")
     parser.addoption("--impl-algorithm", default=os.environ.get("REFERENCE_IMPL_ALGORITHM"),
                      help="the algorithm id the --impl implementation claims to implement")
 
@@ -42,6 +48,9 @@ def pytest_collection_modifyitems(config, items):
                       if not m.args or m.args[0] not in known})
     if unknown:
         raise pytest.UsageError(f"tests name claims that are not registered: {unknown}")
+    seed = config.getoption("--shuffle")
+    if seed is not None:
+        random.Random(seed).shuffle(items)
     if not config.getoption("--deep"):
         skip = pytest.mark.skip(reason="long statistical run: use --deep")
         for item in items:

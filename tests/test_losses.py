@@ -298,3 +298,16 @@ def test_bad_loss_inputs_raise_specific_errors():
     SquaredLoss().check_data(np.array([[0.5, -1.0]]), np.array([1.0]), norm="l1", feature_bound=1.0, label_bound=1.0)
     with pytest.raises(ParameterError):
         lasso_constants(3).score_sensitivity(0)
+
+
+@pytest.mark.claim("core:Loss Lipschitz constants")
+def test_dual_norms_and_data_checks():
+    """Hoelder pairs l1 with linf: a Lipschitz constant w.r.t. l1 needs features bounded in linf, and the
+    data check reads the bound in that norm. The record (1, 1, 1, 1) has linf norm 1 and l1 norm 4."""
+    assert (dual_norm("l1"), dual_norm("l2"), dual_norm("linf")) == ("linf", "l2", "l1")
+    X, y = np.ones((1, 4)), np.zeros(1)
+    SquaredLoss().check_data(X, y, norm="l1", feature_bound=1.0)            # ||x||_inf = 1: admitted
+    with pytest.raises(AssumptionViolation):
+        SquaredLoss().check_data(X, y, norm="linf", feature_bound=1.0)      # ||x||_1 = 4 > 1
+    with pytest.raises(AssumptionViolation):
+        SquaredLoss().check_data(X, y, norm="l2", feature_bound=1.0)        # ||x||_2 = 2 > 1

@@ -295,6 +295,20 @@ class RateCase:
         claimed_slope + tolerance), or ``at_least``.
     bound(x) -> float: optional explicit bound from the proof; the mean error at
         every grid value must not exceed it.
+    nearest_wrong_slope: the nearest wrong exponent the claim names (-1/2 for a
+        -2/3 claim, 1 for sqrt(T)); the row records whether the slope's interval
+        excludes it (a check that cannot tell the two apart is weak).
+    negative_control(x, rng) -> float: a trial with a wrong exponent (a mutant of
+        the algorithm, or the same error at the nearest wrong exponent); the runner
+        fits it on the same grid and repeats, and the row records whether the same
+        rule refuses it (``negative_control_detected``), exactly as for privacy rows.
+        ``negative_control_note`` says what it is.
+
+    Verdict (see the runner): ``consistent`` only when the interval is consistent
+    with the claim under ``relation``/``tolerance`` *and* contains the claimed
+    exponent (and the explicit bound, if any, holds); ``inconsistent`` when the
+    relation is violated or the bound fails; ``unproven`` when the relation allows
+    the fit but its interval excludes the claimed exponent.
     """
 
     claim: str
@@ -309,9 +323,20 @@ class RateCase:
     tolerance: float = 0.0
     bound: Callable[[float], float] | None = None
     confidence: float = 0.95
+    nearest_wrong_slope: float | None = None
+    negative_control: Callable[[float, Any], float] | None = None
+    negative_control_note: str = ""
 
     def __post_init__(self) -> None:
         _check_claim_id(self.claim)
+        if self.nearest_wrong_slope is not None:
+            if not isinstance(self.nearest_wrong_slope, (int, float)) or not math.isfinite(self.nearest_wrong_slope) \
+                    or self.nearest_wrong_slope == self.claimed_slope:
+                raise ParameterError("RateCase.nearest_wrong_slope",
+                                     "a finite exponent different from claimed_slope, or None", self.nearest_wrong_slope)
+        if self.negative_control is not None and not callable(self.negative_control):
+            raise ParameterError("RateCase.negative_control", "callable(x, rng) -> float, or None",
+                                 self.negative_control)
         for name in ("grid", "quick_grid"):
             grid = getattr(self, name)
             if grid is None and name == "quick_grid":

@@ -40,7 +40,7 @@ import math
 import numpy as np
 
 from ..claims import Claim
-from .cases import Bonferroni, ExactCase, PrivacyCase, per_output, repeat
+from .cases import Bonferroni, ExactCase, PrivacyCase, RateCase, per_output, repeat
 
 DELTA = 1e-5            # the delta of the approximate-DP claims below
 
@@ -57,6 +57,11 @@ CLAIMS = (
           "Report-noisy-max with Gumbel(b) noise on scores of sensitivity Delta is (2 Delta/b)-DP; the audit "
           "finds no violation and flags the monotone calibration b = Delta/eps used on non-monotone scores.",
           "McKenna-Sheldon 2020, Sec. 2 (Gumbel-max trick); Dwork-Roth 2014, Theorem 3.10"),
+    Claim("core:Gaussian mean release rate", "utility",
+          "The Gaussian mechanism releasing the mean of n records (sensitivity 1/n) at noise sigma/n has "
+          "E|error| = sqrt(2/pi) sigma / n: the audit's rate fit has slope -1, its interval excludes the "
+          "nearest wrong exponent -1/2, and the same fit refuses a release whose noise decays like n^-1/2.",
+          "Dwork-Roth 2014, Sec. 3.5 (noise of the Gaussian mechanism); the audit harness's rate row"),
     Claim("core:Tree aggregation privacy", "privacy",
           "Binary-tree prefix sums over T items with Gaussian node noise sigma are (sqrt(floor(log2 T)+1) "
           "Delta/sigma)-GDP; calibrated to (1, 1e-5) the audit finds no violation and flags sigma calibrated "
@@ -311,6 +316,30 @@ def _tree_case() -> PrivacyCase:
     )
 
 
+def gaussian_mean_error(n, rng, *, exponent=1.0, sigma=1.0, draws=50):
+    """Rate trial: the mean absolute error of the Gaussian mechanism releasing the mean of n records of
+    sensitivity 1/n at noise sigma / n**exponent (exponent 1: the calibration sigma * Delta of the mean,
+    so E|error| = sqrt(2/pi) sigma / n); averaged over ``draws`` releases."""
+    from ..privacy.mechanisms import gaussian_mechanism
+
+    noise_scale = sigma / float(n) ** exponent
+    out = gaussian_mechanism(0.0, 1.0 / n, noise_scale, rng, n_draws=draws)
+    return float(np.mean(np.abs(out)))
+
+
+def _rate_case() -> RateCase:
+    return RateCase(
+        claim="core:Gaussian mean release rate",
+        title="Gaussian mechanism on the mean of n records: |error| against n",
+        trial=functools.partial(gaussian_mean_error, exponent=1.0),
+        grid=(100.0, 400.0, 1600.0, 6400.0), quick_grid=(100.0, 400.0, 1600.0, 6400.0),
+        claimed_slope=-1.0, repeats=20, quick_repeats=10, relation="equal",
+        nearest_wrong_slope=-0.5,
+        negative_control=functools.partial(gaussian_mean_error, exponent=0.5),
+        negative_control_note="noise calibrated to the sum's sensitivity over sqrt(n) (error ~ n^-1/2)",
+    )
+
+
 def audit_cases() -> list:
     return [
         _laplace_case(),
@@ -319,4 +348,5 @@ def audit_cases() -> list:
         _laplace_noisy_max_case(),
         _gumbel_noisy_max_case(),
         _tree_case(),
+        _rate_case(),
     ]

@@ -21,7 +21,11 @@ Verdicts (privacy): ``refuted`` when a statistically valid lower bound (at
 confidence 1 - beta) or the exact epsilon exceeds the claimed epsilon (or the
 lower bound on mu exceeds the claimed mu, for Gaussian claims); ``confirmed``
 when not refuted and the accountant certifies the claimed epsilon;
-``unproven`` otherwise. Rates: ``consistent`` / ``inconsistent``.
+``unproven`` otherwise. Rates: ``consistent`` (the relation holds and the
+slope's interval contains the claimed exponent), ``inconsistent`` (the relation
+or the explicit bound fails), ``unproven`` (allowed by the relation, but the
+interval excludes the claimed exponent). A rate row's negative control is
+detected when the same rule does not call it ``consistent``.
 """
 
 from __future__ import annotations
@@ -91,6 +95,8 @@ class AuditRow:
     calibration: str = ""                       # paper | certified | "" (a building block)
     erratum: str = ""                           # the docs/errata.md entry about this case
     finding: str = ""                           # set when a refuted/unproven row is a finding about the paper
+    nearest_wrong_slope: float | None = None
+    excludes_nearest_wrong: bool | None = None     # the slope's interval excludes the nearest wrong exponent
     samples: int = 0
     seconds: float = 0.0
     beta: float | None = None
@@ -325,44 +331,76 @@ def _run_exact(case: ExactCase, row: AuditRow) -> None:
                      "certified": row.certified_epsilon, "control": float(control)}
 
 
-def _run_rate(case: RateCase, row: AuditRow, quick: bool, executor) -> None:
-    _check_picklable(case.trial, f"case {case.claim!r}", executor)
-    grid = tuple(case.quick_grid) if quick and case.quick_grid is not None else tuple(case.grid)
-    repeats = case.quick_repeats if quick and case.quick_repeats is not None else case.repeats
-    seeds = chunk_seeds(case, 0, len(grid) * repeats)
-    futures = [executor.submit(_run_trial, case.trial, float(x), seeds[i * repeats + r])
+def _rate_verdict(fit, case: RateCase, bound_respected: bool | None) -> str:
+    """consistent: the relation holds, the interval contains the claimed exponent, the bound (if any) holds;
+    inconsistent: the relation or the bound fails; unproven: allowed by the relation (a tolerance, or an
+    upper-bound theorem on a faster decay) but the interval excludes the claimed exponent."""
+    if bound_respected is False or not fit.consistent_with(case.claimed_slope, case.relation, case.tolerance):
+        return "inconsistent"
+    if fit.excludes(case.claimed_slope):
+        return "unproven"
+    return "consistent"
+
+
+def _fit_trials(case: RateCase, trial, side: int, grid, repeats: int, executor):
+    seeds = chunk_seeds(case, side, len(grid) * repeats)
+    futures = [executor.submit(_run_trial, trial, float(x), seeds[i * repeats + r])
                for i, x in enumerate(grid) for r in range(repeats)]
     values = np.array([f.result() for f in futures], dtype=float).reshape(len(grid), repeats)
-    fit = fit_rate(grid, values, np.random.default_rng(np.random.SeedSequence([AUDIT_SEED, _case_key(case), 99])),
+    fit = fit_rate(grid, values, np.random.default_rng(np.random.SeedSequence([AUDIT_SEED, _case_key(case),
+                                                                                99 + side])),
                    confidence=case.confidence)
-    ok = fit.consistent_with(case.claimed_slope, case.relation, case.tolerance)
+    bound_respected = None
     if case.bound is not None:
         means = values.mean(axis=1)
-        row.bound_respected = bool(all(m <= case.bound(x) for m, x in zip(means, grid)))
-        ok = ok and row.bound_respected
+        bound_respected = bool(all(m <= case.bound(x) for m, x in zip(means, grid)))
+    return values, fit, bound_respected
+
+
+def _run_rate(case: RateCase, row: AuditRow, quick: bool, executor) -> None:
+    _check_picklable((case.trial, case.negative_control), f"case {case.claim!r}", executor)
+    grid = tuple(case.quick_grid) if quick and case.quick_grid is not None else tuple(case.grid)
+    repeats = case.quick_repeats if quick and case.quick_repeats is not None else case.repeats
+    values, fit, row.bound_respected = _fit_trials(case, case.trial, 0, grid, repeats, executor)
     row.claimed_slope = case.claimed_slope
     row.fitted_slope, row.slope_lower, row.slope_upper = fit.slope, fit.lower, fit.upper
     row.relation, row.tolerance, row.confidence = case.relation, float(case.tolerance), float(case.confidence)
     row.rule = rate_rule(case.relation, case.claimed_slope, case.tolerance, case.confidence)
-    row.verdict = "consistent" if ok else "inconsistent"
+    row.verdict = _rate_verdict(fit, case, row.bound_respected)
     row.samples = len(grid) * repeats
     row.detail = (f"slope {fit.slope:.3f} [{fit.lower:.3f}, {fit.upper:.3f}]; rule: {row.rule}; "
                   f"over {len(grid)} grid values x {repeats} repeats")
+    if case.nearest_wrong_slope is not None:
+        row.nearest_wrong_slope = float(case.nearest_wrong_slope)
+        row.excludes_nearest_wrong = bool(fit.excludes(case.nearest_wrong_slope))
+        row.detail += (f"; {'excludes' if row.excludes_nearest_wrong else 'does NOT exclude'} the nearest wrong "
+                       f"exponent {case.nearest_wrong_slope:g}")
+    if case.negative_control is not None:
+        _, ctrl, ctrl_bound = _fit_trials(case, case.negative_control, 1, grid, repeats, executor)
+        # detected: the same rule refuses the control the verdict 'consistent'
+        row.negative_control_detected = _rate_verdict(ctrl, case, ctrl_bound) != "consistent"
+        row.negative_control_measured = ctrl.slope
+        row.negative_control_note = case.negative_control_note
+        row.samples *= 2
+        row.detail += (f"; negative control slope {ctrl.slope:.3f} [{ctrl.lower:.3f}, {ctrl.upper:.3f}] "
+                       f"{'detected' if row.negative_control_detected else 'NOT detected'}")
     row.plot_data = {"grid": list(map(float, grid)), "means": values.mean(axis=1).tolist(),
                      "slope": fit.slope, "intercept": fit.intercept, "claimed_slope": case.claimed_slope}
 
 
 def rate_rule(relation: str, claimed: float, tolerance: float, confidence: float) -> str:
-    """The rule a rate verdict uses, in words (what :meth:`RateFit.consistent_with` checks)."""
+    """The rule a rate verdict uses, in words (what :meth:`RateFit.consistent_with` checks, and the
+    containment of the claimed exponent that :func:`_rate_verdict` adds for 'consistent')."""
     pct = f"{100 * confidence:g}%"
+    contain = f"; 'consistent' also needs it to contain {claimed:.4g}"
     if relation == "equal":
         return (f"equal within {tolerance:g}: the {pct} interval must meet "
-                f"[{claimed - tolerance:.4g}, {claimed + tolerance:.4g}]")
+                f"[{claimed - tolerance:.4g}, {claimed + tolerance:.4g}]" + contain)
     if relation == "at_most":
         return (f"at most {claimed:.4g} (tolerance {tolerance:g}): the {pct} interval must not lie wholly "
-                f"above {claimed + tolerance:.4g}")
+                f"above {claimed + tolerance:.4g}" + contain)
     return (f"at least {claimed:.4g} (tolerance {tolerance:g}): the {pct} interval must not lie wholly "
-            f"below {claimed - tolerance:.4g}")
+            f"below {claimed - tolerance:.4g}" + contain)
 
 
 def run_case(case, *, quick: bool = False, beta: float = 0.05, executor: cf.Executor | None = None,

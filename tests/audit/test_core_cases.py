@@ -67,3 +67,19 @@ def test_tree_aggregation_audit():
     row = run_case(CASES["core:Tree aggregation privacy"], samples=2_000)
     _check(row)
     assert row.mu_lower_bound <= row.claimed_mu
+
+
+@pytest.mark.claim("core:Gaussian mean release rate")
+@pytest.mark.claim("core:Rate fit")
+def test_gaussian_mean_release_rate_row_with_its_negative_control():
+    """The core rate row, quick grid: consistent with -1, its interval excludes -1/2, and the control
+    (noise decaying like n^-1/2) is refused by the same rule, so the row can fail."""
+    from reference.audit.standards import assert_rate
+    from reference.audit.rates import RateFit
+
+    row = run_case(CASES["core:Gaussian mean release rate"], quick=True)
+    assert row.verdict == "consistent", row.detail
+    assert row.excludes_nearest_wrong is True and row.nearest_wrong_slope == -0.5
+    assert row.negative_control_detected is True and not row.failed
+    assert row.negative_control_measured == pytest.approx(-0.5, abs=0.05)
+    assert_rate(RateFit(row.fitted_slope, row.slope_lower, row.slope_upper, 0.0, 0.95, 2000), -1.0, -0.5)

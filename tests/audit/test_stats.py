@@ -198,3 +198,51 @@ def test_gdp_false_alarm_rate_and_power_over_seeds():
         detections += bad.mu_lower_bound > mu
     assert alarms / seeds <= BETA
     assert detections / seeds >= 0.9
+
+
+def _independent_bound(k_num, n_num, k_den, n_den, delta, alpha):
+    """ln((CP_lo(num) - delta) / CP_hi(den)), each one-sided bound at alpha/2, from scipy.stats.beta quantiles."""
+    lo = 0.0 if k_num == 0 else stats.beta.ppf(alpha / 2, k_num, n_num - k_num + 1)
+    hi = 1.0 if k_den == n_den else stats.beta.ppf(1 - alpha / 2, k_den + 1, n_den - k_den)
+    return max(0.0, float(np.log((lo - delta) / hi))) if lo > delta else 0.0
+
+
+@pytest.mark.claim("core:Clopper-Pearson audit soundness")
+@pytest.mark.parametrize("delta", [0.0, 1e-3])
+def test_bonferroni_bound_is_computed_at_beta_over_m(delta):
+    """Deterministic: the Bonferroni rule over m = 3 thresholds x 2 events x 2 orders = 12 declared tests
+    reports the largest of the 12 bounds, each at level beta/12 and split beta/24 per Clopper-Pearson side,
+    recomputed here from the counts with scipy's beta quantiles. The level beta (no correction) gives a
+    larger bound, which this equality rejects."""
+    rng = np.random.default_rng(3)
+    x_d, x_dp = rng.laplace(0.0, 1.0, 20_000), rng.laplace(1.0, 1.0, 20_000)
+    rule = Bonferroni(thresholds=(0.0, 0.5, 1.0))
+    got = distinguish(x_d, x_dp, delta=delta, beta=BETA, rule=rule)
+    m = 12
+    assert got.level == pytest.approx(BETA / m)
+    best = 0.0
+    for t in (0.0, 0.5, 1.0):
+        for event in ("upper", "lower"):
+            cd = int(np.sum(x_d > t)) if event == "upper" else int(np.sum(x_d <= t))
+            cdp = int(np.sum(x_dp > t)) if event == "upper" else int(np.sum(x_dp <= t))
+            best = max(best, _independent_bound(cdp, x_dp.size, cd, x_d.size, delta, BETA / m),
+                       _independent_bound(cd, x_d.size, cdp, x_dp.size, delta, BETA / m))
+    assert got.epsilon_lower_bound == pytest.approx(best, rel=1e-9)
+    uncorrected = max(_independent_bound(got.k_num, got.n_num, got.k_den, got.n_den, delta, BETA), 0.0)
+    assert uncorrected > best            # the correction matters at these counts
+
+
+@pytest.mark.claim("core:Clopper-Pearson audit soundness")
+def test_held_out_rule_evaluates_on_the_rest_only():
+    """Deterministic: with fraction 0.1 of 1000 draws per side, the chosen test is evaluated on the other 900
+    of each side only, and the bound is the single-test bound at level beta on those counts."""
+    rng = np.random.default_rng(4)
+    x_d, x_dp = rng.laplace(0.0, 1.0, 1000), rng.laplace(1.0, 1.0, 1000)
+    got = distinguish(x_d, x_dp, delta=0.0, beta=BETA, rule=HeldOut(fraction=0.1))
+    assert (got.n_num, got.n_den) == (900, 900)
+    num, den = (x_dp[100:], x_d[100:]) if got.order == "forward" else (x_d[100:], x_dp[100:])
+    count = (lambda x: int(np.sum(x > got.threshold))) if got.event == "upper" else \
+        (lambda x: int(np.sum(x <= got.threshold)))
+    assert (got.k_num, got.k_den) == (count(num), count(den))
+    assert got.epsilon_lower_bound == pytest.approx(_independent_bound(got.k_num, 900, got.k_den, 900, 0.0, BETA),
+                                                    rel=1e-9)

@@ -114,6 +114,23 @@ def test_pnorm_map_for_l1_ball_modulus_wrt_l1(d, data):
     assert m.bregman(x, y) >= 0.5 * sc * float(np.sum(np.abs(x - y))) ** 2 * (1 - 1e-9) - 1e-12
 
 
+@pytest.mark.claim("core:Strong convexity of mirror maps")
+@pytest.mark.parametrize("d", [1, 2, 5, 40])
+def test_euclidean_modulus_wrt_other_norms(d):
+    """1/2||x||_2^2 is 1-strongly convex w.r.t. l2 and linf and 1/d-strongly convex w.r.t. l1; the l1 modulus
+    is attained along the all-ones direction (||v||_2^2 = ||v||_1^2 / d there), so no larger one holds."""
+    m = EuclideanMap()
+    assert m.strong_convexity_wrt("l2") == 1.0 and m.strong_convexity_wrt("linf") == 1.0
+    sc = m.strong_convexity_wrt("l1", d)
+    assert sc == pytest.approx(1.0 / d, rel=1e-15)
+    rng = np.random.default_rng(d)
+    for _ in range(50):
+        x, y = rng.normal(size=d), rng.normal(size=d)
+        assert m.bregman(x, y) >= 0.5 * sc * float(np.sum(np.abs(x - y))) ** 2 * (1 - 1e-12)
+    x, y = np.full(d, 0.7), np.full(d, -0.2)                 # x - y along the all-ones direction
+    assert m.bregman(x, y) == pytest.approx(0.5 * sc * float(np.sum(np.abs(x - y))) ** 2, rel=1e-12)
+
+
 @pytest.mark.claim("core:Fact 3.4 normalisation")
 @given(st.sampled_from([8, 12, 20, 100, 1000]), st.integers(2, 6).flatmap(lambda d: st.tuples(vec(d), vec(d))))
 def test_paper_fact_3_4_potential_has_modulus_one_half(k, xy):

@@ -87,6 +87,22 @@ def test_laplace_noise_passes_ks_and_wrong_scale_is_rejected():
     assert stats.kstest(noise, stats.norm(scale=b * math.sqrt(2)).cdf).pvalue < ALPHA   # same variance, wrong law
 
 
+@pytest.mark.claim("core:Gaussian mechanism")
+@pytest.mark.claim("core:Laplace mechanism")
+@pytest.mark.parametrize("sensitivity", [0.25, 3.0])
+def test_noise_law_does_not_scale_with_the_sensitivity(sensitivity):
+    """sigma (b) is the noise's own scale, not a multiplier of the sensitivity: at Delta != 1 the noise is
+    still N(0, sigma^2) (Lap(b)). KS, false alarm ALPHA per law; the law at sigma * Delta (b * Delta),
+    what a mechanism reading its scale as a noise multiplier draws, is rejected by the same statistic."""
+    sigma, b, n = 1.5, 0.8, 20_000
+    noise = gaussian_mechanism(2.0, sensitivity, sigma, np.random.default_rng(31), n_draws=n) - 2.0
+    assert stats.kstest(noise, stats.norm(scale=sigma).cdf).pvalue > ALPHA
+    assert stats.kstest(noise, stats.norm(scale=sigma * sensitivity).cdf).pvalue < ALPHA   # control
+    noise = laplace_mechanism(-1.0, sensitivity, b, np.random.default_rng(32), n_draws=n) + 1.0
+    assert stats.kstest(noise, stats.laplace(scale=b).cdf).pvalue > ALPHA
+    assert stats.kstest(noise, stats.laplace(scale=b * sensitivity).cdf).pvalue < ALPHA    # control
+
+
 @pytest.mark.parametrize("mechanism,norm,kind", [(gaussian_mechanism, 2, "gaussian"),
                                                  (laplace_mechanism, 1, "laplace")])
 @pytest.mark.claim("core:Gaussian mechanism")
