@@ -16,6 +16,8 @@ SETS = "reference/geometry/sets.py"
 MIRROR = "reference/geometry/mirror.py"
 LOSSES = "reference/losses.py"
 STATS = "reference/audit/stats.py"
+EXACT = "reference/audit/exact.py"
+WIDTH = "reference/geometry/width.py"
 RUNNER = "reference/audit/runner.py"
 RATES = "reference/audit/rates.py"
 
@@ -29,6 +31,8 @@ T_STATS = "tests/audit/test_stats.py"
 T_RUNNER = "tests/audit/test_runner.py"
 T_RATES = "tests/audit/test_rates.py"
 T_CORE_CASES = "tests/audit/test_core_cases.py"
+T_EXACT = "tests/audit/test_exact.py"
+T_WIDTH = "tests/geometry/test_width.py"
 P_ACC = "proofs/proof_accounting.py"
 
 _LAPLACE_KS = f"{T_MECH}::test_laplace_noise_passes_ks_and_wrong_scale_is_rejected"
@@ -471,5 +475,94 @@ MUTANTS = (
         find="            return self.lower <= exponent + tolerance\n",
         replace="            return True\n",
         checks=(f"{T_RATES}::test_fit_recovers_slope_and_rejects_a_wrong_one",),
+    ),
+    # ---------------------------------------------------------------- more building blocks
+    Mutant(
+        id="core-M53", target="core:audit", bug_class="audit",
+        description="the exact epsilon of a pair computed in one direction only (P against Q, not Q against P)",
+        file=EXACT,
+        find="return max(_epsilon_one_direction(P, Q, d), _epsilon_one_direction(Q, P, d))",
+        replace="return _epsilon_one_direction(P, Q, d)",
+        checks=(T_EXACT,),
+    ),
+    Mutant(
+        id="core-M54", target="core:report_noisy_max", bug_class="noise-scale",
+        description="report-noisy-max draws its noise at half the scale the event records",
+        file=MECH,
+        find="out[start:start + k] = np.argmax(s + draw(0.0, scale, (k, m)), axis=1)",
+        replace="out[start:start + k] = np.argmax(s + draw(0.0, 0.5 * scale, (k, m)), axis=1)",
+        checks=(f"{T_MECH}::test_laplace_report_noisy_max_frequencies_match_quadrature",),
+    ),
+    Mutant(
+        id="core-M55", target="core:report_noisy_max", bug_class="noise-not-added",
+        description="report-noisy-max draws its noise but returns the exact argmax",
+        file=MECH,
+        find="out[start:start + k] = np.argmax(s + draw(0.0, scale, (k, m)), axis=1)",
+        replace="out[start:start + k] = np.argmax(s + 0.0 * draw(0.0, scale, (k, m)), axis=1)",
+        checks=(f"{T_MECH}::test_laplace_report_noisy_max_frequencies_match_quadrature",),
+    ),
+    Mutant(
+        id="core-M56", target="core:exponential_mechanism", bug_class="selection",
+        description="inverse-CDF sampling with side='left' (index i iff cdf[i-1] < u <= cdf[i])",
+        file=MECH,
+        find='return np.searchsorted(cdf, u, side="right")',
+        replace='return np.searchsorted(cdf, u, side="left")',
+        checks=(f"{T_MECH}::test_exponential_sampling_never_selects_probability_zero_candidates",),
+        equivalent="the two rules differ only when u lands exactly on a cdf value, an event of probability "
+                   "at most m * 2^-53 for 53-bit uniforms (and u = 0 exactly, probability 2^-53); no test "
+                   "can tell the laws apart, and no privacy or utility statement depends on them",
+    ),
+    Mutant(
+        id="core-M57", target="core:gaussian_mechanism", bug_class="sensitivity",
+        description="the Gaussian event records half the sensitivity it was called with (the accountant "
+                    "then certifies twice the privacy)",
+        file=MECH,
+        find='_record(ledger, MechanismEvent("gaussian", sensitivity=sensitivity, norm="l2"',
+        replace='_record(ledger, MechanismEvent("gaussian", sensitivity=sensitivity / 2, norm="l2"',
+        checks=(f"{T_MECH}::test_additive_noise_moves_output_by_exactly_the_data_change",),
+    ),
+    Mutant(
+        id="core-M58", target="core:binary_tree", bug_class="sensitivity",
+        description="the tree's event records the item sensitivity, forgetting that an item lies in "
+                    "floor(log2 T) + 1 nodes",
+        file=TREE,
+        find='ledger.record(MechanismEvent("gaussian", sensitivity=tree_sensitivity(self.T, self.sensitivity),',
+        replace='ledger.record(MechanismEvent("gaussian", sensitivity=self.sensitivity,',
+        checks=(f"{T_TREE}::test_online_queries_reuse_node_noise_and_ledger_has_one_event",
+                f"{T_CORE_CASES}::test_tree_aggregation_audit"),
+    ),
+    Mutant(
+        id="core-M59", target="core:binary_tree", bug_class="clip",
+        description="the item norm bound no longer checked: items beyond the bound the privacy proof needs "
+                    "are accepted silently",
+        file=TREE,
+        find="if norm > self.norm_bound * (1 + 1e-12):",
+        replace="if False:",
+        checks=(f"{T_TREE}::test_stream_misuse_is_refused",),
+    ),
+    Mutant(
+        id="core-M60", target="core:exponential_mechanism", bug_class="noise-scale",
+        description="the exponential mechanism samples at twice the epsilon its event records",
+        file=MECH,
+        find="logp = exponential_mechanism_log_probabilities(scores, sensitivity, epsilon, monotone=monotone)",
+        replace="logp = exponential_mechanism_log_probabilities(scores, sensitivity, 2 * epsilon, monotone=monotone)",
+        checks=(f"{T_MECH}::test_exponential_sampling_frequencies_match_probabilities",),
+    ),
+    Mutant(
+        id="core-M61", target="core:geometry", bug_class="geometry",
+        description="the Gaussian width of the l2 ball as sqrt(d) (the upper bound) instead of E||g||_2",
+        file=WIDTH,
+        find="return float(radius) * math.sqrt(2.0) * _gamma_half_ratio(dim / 2.0)",
+        replace="return float(radius) * math.sqrt(dim)",
+        checks=(T_WIDTH,),
+    ),
+    Mutant(
+        id="core-M62", target="core:laplace_mechanism", bug_class="sensitivity",
+        description="the Laplace event records half the l1 sensitivity it was called with",
+        file=MECH,
+        find='_record(ledger, MechanismEvent("laplace", sensitivity=sensitivity, norm="l1"',
+        replace='_record(ledger, MechanismEvent("laplace", sensitivity=sensitivity / 2, norm="l1"',
+        checks=(f"{T_MECH}::test_additive_noise_moves_output_by_exactly_the_data_change",
+                f"{T_CORE_CASES}::test_laplace_mechanism_audit"),
     ),
 )
