@@ -606,8 +606,10 @@ LEGEND = (
                  "the package can check covers it either."),
     ("refuted", "the measured lower bound (or the exact epsilon), or the GDP bound on mu, exceeds the claim."),
     ("consistent", "the slope's bootstrap interval agrees with the claimed exponent under the rule printed "
-                   "below the row (relation equal / at_most / at_least, with its tolerance); inconsistent: it "
-                   "does not."),
+                   "below the row (relation equal / at_most / at_least, with its tolerance) and contains it; "
+                   "inconsistent: the relation (or an explicit bound) fails; a rate row the relation allows but "
+                   "whose interval excludes the claimed exponent is 'unproven'. A rate row's ctrl is a trial "
+                   "with a wrong exponent, detected when the same rule does not call it consistent."),
     ("ctrl", "the negative control: the same test run on a deliberately mis-calibrated variant (e.g. half the "
              "noise) must flag it; 'NO' means the audit itself failed (exit 1)."),
     ("GDP", "for Gaussian noise, 'mu >= m' is a lower bound on the Gaussian-DP parameter (claimed mu = "
