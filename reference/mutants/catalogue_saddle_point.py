@@ -1,0 +1,117 @@
+"""Mutants of saddle_point (Gonzalez-Guzman-Paquette): Algorithms 1, 2, 3, 5 and the fully adaptive filter.
+
+See reference/mutants/__init__.py for the shape of a mutant and how it runs.
+"""
+
+from __future__ import annotations
+
+from . import Mutant
+
+_ALG = "reference/algorithms/saddle_point.py"
+_T = "tests/saddle_point/"
+
+MUTANTS = (
+    Mutant(
+        id="saddle_point-M01", target="saddle_point:Algorithm 1", bug_class="selection",
+        description="the vertex drawn from the wrong law (inverse CDF over the sorted iterate)",
+        file=_ALG, find="cdf = np.cumsum(x)", replace="cdf = np.cumsum(np.sort(x))",
+        checks=(_T + "test_privacy.py::test_output_vertices_are_drawn_from_the_iterates_along_whole_runs",
+                _T + "test_privacy.py::test_vertex_sampler_frequencies_match_x"),
+        fast=True,
+    ),
+    Mutant(
+        id="saddle_point-M02", target="saddle_point:Algorithm 2", bug_class="step-index",
+        description="the multilevel weight 1/p_N taken at the truncated geometric level N + 1",
+        file=_ALG, find="weight = 1.0 / truncated_geometric_pmf(M)[N]",
+        replace="weight = 1.0 / truncated_geometric_pmf(M + 1)[N + 1]",
+        checks=(_T + "test_algorithms.py::test_algorithm2_is_the_multilevel_combination_of_its_four_terms",
+                _T + "test_utility.py::test_bias_reduced_gradient_telescopes_to_2_to_the_M_plus_1_vertices"),
+    ),
+    Mutant(
+        id="saddle_point-M03", target="saddle_point:Algorithm 3", bug_class="step-index",
+        description="the truncated geometric level drawn off by one (N + 1, capped at M)",
+        file=_ALG, find="N = truncated_geometric(M, rng)", replace="N = min(truncated_geometric(M, rng) + 1, M)",
+        checks=(_T + "test_privacy.py::test_algorithm3_levels_follow_the_truncated_geometric_law",),
+    ),
+    Mutant(
+        id="saddle_point-M04", target="saddle_point:Algorithm 3", bug_class="stopping",
+        description="the stopping rule ignores the worst-case reserve of the next step",
+        file=_ALG, find="while spent + reserve <= Gamma:", replace="while spent <= Gamma:",
+        checks=(_T + "test_privacy.py::test_algorithm3_runs_stay_within_the_data_and_the_filter",
+                _T + "test_algorithms.py::test_algorithm3_step_count_follows_the_stopping_rule"),
+        fast=True,
+    ),
+    Mutant(
+        id="saddle_point-M05", target="core:FullyAdaptiveFilter", bug_class="stopping",
+        description="the fully adaptive filter does not stop at its budget (admits up to 2 epsilon)",
+        file="reference/privacy/accounting.py", find="return e <= self.epsilon and d <= self.delta_for_steps",
+        replace="return e <= 2 * self.epsilon and d <= self.delta_for_steps",
+        checks=(_T + "test_privacy.py::test_filter_never_lets_adversarial_steps_exceed_the_budget",),
+    ),
+    Mutant(
+        id="saddle_point-M06", target="saddle_point:Algorithm 1", bug_class="noise-scale",
+        description="half the noise: Proposition 3.3's step doubled (each vertex 2 eps0-DP)",
+        file=_ALG, find="return eps0 * B / (4.0 * L0)", replace="return eps0 * B / (2.0 * L0)",
+        checks=(_T + "test_privacy.py::test_algorithm1_ledger_is_proposition_3_3",
+                "proofs/proof_saddle_point.py::test_proposition_3_3_step_is_corollary_3_6_at_2_K_plus_1_T_draws"),
+    ),
+    Mutant(
+        id="saddle_point-M07", target="saddle_point:Algorithm 1", bug_class="noise-not-added",
+        description="no vertex sampling in the output: the average of the iterates is returned",
+        file=_ALG, find="x_out, y_out = _vertex_mean(sx, problem.dx), _vertex_mean(sy, problem.dy)",
+        replace="x_out, y_out = np.mean(xs, axis=0), np.mean(ys, axis=0)",
+        checks=(_T + "test_algorithms.py::test_outputs_are_averages_of_sampled_vertices",),
+    ),
+    Mutant(
+        id="saddle_point-M08", target="saddle_point:Algorithm 1", bug_class="sensitivity",
+        description="the replace-one factor 2 lost: batch-gradient sensitivity L0 / B, eps0 recorded at half",
+        file=_ALG, find="sens = 2.0 * L0 / B ", replace="sens = 1.0 * L0 / B ",
+        checks=(_T + "test_privacy.py::test_per_vertex_privacy_loss_is_at_most_eps0_and_reaches_it",),
+        fast=True,
+    ),
+    Mutant(
+        id="saddle_point-M09", target="saddle_point:Algorithm 1", bug_class="sign",
+        description="line 6 with the wrong sign for the y-player (it descends)",
+        file=_ALG, find="y = entropic_step(y, -gy, step)", replace="y = entropic_step(y, gy, step)",
+        checks=(_T + "test_algorithms.py::test_algorithm1_y_player_ascends_and_x_player_descends",),
+    ),
+    Mutant(
+        id="saddle_point-M10", target="saddle_point:Algorithm 1", bug_class="averaging",
+        description="the output is the last sampled vertex instead of the average of the T vertices",
+        file=_ALG, find="sx, sy = np.asarray(out_x).ravel(), np.asarray(out_y).ravel()",
+        replace="sx, sy = np.asarray(out_x).ravel()[-1:], np.asarray(out_y).ravel()[-1:]",
+        checks=(_T + "test_algorithms.py::test_outputs_are_averages_of_sampled_vertices",),
+    ),
+    Mutant(
+        id="saddle_point-M11", target="saddle_point:Algorithm 5", bug_class="averaging",
+        description="uniform averaging instead of the anytime online-to-batch weights alpha_t = t",
+        file=_ALG, find="x = (A * x + (t + 1) * w) / A_next", replace="x = (t * x + w) / (t + 1)",
+        checks=(_T + "test_algorithms.py::test_algorithm5_averages_are_the_anytime_online_to_batch_weights",),
+    ),
+    Mutant(
+        id="saddle_point-M12", target="saddle_point:Algorithm 5", bug_class="sensitivity",
+        description="the weight alpha_T forgotten in the sensitivity of the cumulative gradient (2 L0, not 2 L0 T)",
+        file=_ALG, find="sens = 2.0 * L0 * T ", replace="sens = 2.0 * L0 ",
+        checks=(_T + "test_privacy.py::test_algorithm5_ledger_and_exact_per_vertex_loss",),
+    ),
+    Mutant(
+        id="saddle_point-M13", target="saddle_point:Algorithm 3", bug_class="noise-scale",
+        description="half the noise: Proposition 3.17's step doubled",
+        file=_ALG, find="return epsilon * B / (40.0 * L0", replace="return epsilon * B / (20.0 * L0",
+        checks=(_T + "test_privacy.py::test_algorithm3_runs_stay_within_the_data_and_the_filter",
+                "proofs/proof_saddle_point.py::test_proposition_3_17_step_admits_2_Gamma_draws_in_the_filter"),
+    ),
+    Mutant(
+        id="saddle_point-M14", target="saddle_point:Algorithm 3", bug_class="sensitivity",
+        description="Algorithm 2's sensitivity taken as Algorithm 1's (2 L0 / B instead of 5 L0 / B)",
+        file=_ALG, find="sens = 5.0 * L0 / B", replace="sens = 2.0 * L0 / B",
+        checks=(_T + "test_privacy.py::test_algorithm3_runs_stay_within_the_data_and_the_filter",),
+    ),
+    Mutant(
+        id="saddle_point-M15", target="saddle_point:Algorithm 1", bug_class="data-use",
+        description="the same first batch reused at every step (not a single pass over disjoint batches)",
+        file=_ALG, find="batch = np.arange((t - 1) * B, t * B)", replace="batch = np.arange(0, B)",
+        checks=(_T + "test_algorithms.py::test_one_record_moves_only_the_iterates_after_its_batch",
+                _T + "test_algorithms.py::test_algorithm1_iterates_are_the_closed_form_entropic_steps"),
+    ),
+)

@@ -1,0 +1,186 @@
+"""Utility of saddle_point: the duality gap oracle, Algorithm 2's bias (Lemma 3.15), the Maurey
+corollaries of §2 (exact), and the n^(-1/2) gap rate of Theorem 3.1 (7) with its negative control.
+
+Independent references: scipy's linprog for the game value; the known saddle point of
+QuadraticSaddle.with_saddle_point; the binomial moments E[x_hat_j^2] = x_j^2 + x_j (1 - x_j)/K and
+E[x_hat x_hat^T] = x x^T + (diag x - x x^T)/K of a mean of K vertices; binomial sums (scipy.stats.binom)
+for Cor 2.6.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from reference.algorithms import saddle_point as sp
+from reference.audit.rates import fit_rate
+from reference.audit.standards import assert_bound_bites, assert_rate
+
+from .helpers import CubicSaddle, random_game
+
+
+@pytest.mark.claim("saddle_point:Duality gap")
+def test_gap_is_zero_at_the_lp_solution_and_positive_elsewhere():
+    rng = np.random.default_rng(30)
+    for _ in range(5):
+        game = random_game(rng, m=4, dx=5, dy=4)
+        value, xs, ys = sp.game_value(game.A_bar)
+        assert abs(sp.duality_gap(game, xs, ys)) <= 1e-9
+        for _ in range(20):
+            x, y = rng.dirichlet(np.ones(5)), rng.dirichlet(np.ones(4))
+            gap = sp.duality_gap(game, x, y)
+            assert gap >= -1e-12
+            assert (game.A_bar.T @ x).max() >= value - 1e-9 >= (game.A_bar @ y).min() - 2e-9
+            assert gap == pytest.approx((game.A_bar.T @ x).max() - (game.A_bar @ y).min(), abs=1e-12)
+
+
+@pytest.mark.claim("saddle_point:Duality gap")
+def test_gap_of_the_quadratic_is_zero_exactly_at_its_known_saddle_point():
+    rng = np.random.default_rng(31)
+    atoms = rng.uniform(-0.3, 0.3, (3, 4, 3))
+    P = np.diag([0.4, 0.2, 0.3, 0.5])
+    R = np.array([[0.3, 0.1, 0.0], [0.1, 0.3, 0.0], [0.0, 0.0, 0.2]])
+    xs, ys = np.array([0.1, 0.2, 0.3, 0.4]), np.array([0.5, 0.25, 0.25])
+    game = sp.QuadraticSaddle.with_saddle_point(atoms, rng.integers(0, 3, 200), xs, ys, P=P, R=R)
+    assert abs(sp.duality_gap(game, xs, ys)) <= 1e-12
+    for _ in range(30):
+        x, y = rng.dirichlet(np.ones(4)), rng.dirichlet(np.ones(3))
+        assert sp.duality_gap(game, x, y) > 0
+    # Algorithm 1 (K = 1 is unbiased for a quadratic, L2 = 0) approaches it
+    far = sp.duality_gap(game, np.full(4, 0.25), np.full(3, 1 / 3))
+    res = sp.private_smd_vertices(game, 8.0, 1e-3, np.random.default_rng(0), T=200, eta=0.5)
+    assert sp.duality_gap(game, res.iterates_x.mean(axis=0), res.iterates_y.mean(axis=0)) < far / 5
+
+
+@pytest.mark.claim("saddle_point:Lemma 3.15")
+def test_bias_reduced_gradient_telescopes_to_2_to_the_M_plus_1_vertices():
+    """E g = E grad F(x_hat, y_hat) with 2^(M+1) vertices (closed form for the cubic), within 4 standard
+    errors of an 8000-call mean (false alarm about 6e-5 per coordinate); the bias it leaves is
+    below 2 L2 / 2^(M+1) and several times below the plain estimator with as many vertices as
+    Algorithm 2 draws on average."""
+    rng = np.random.default_rng(32)
+    a, M = 4.0, 3
+    atoms = rng.uniform(-0.5, 0.5, (2, 3, 3))
+    game = CubicSaddle(atoms, np.array([0, 1] * 8), a)
+    x, y = np.array([0.5, 0.3, 0.2]), np.array([0.2, 0.2, 0.6])
+    batch = np.arange(16)
+    draws = 8_000
+    gs = np.empty((draws, 6))
+    for i in range(draws):
+        N = int(sp.truncated_geometric(M, rng))
+        g = sp.bias_reduced_gradient(game, x, y, N, batch, M, rng)
+        gs[i] = np.r_[g.gx, g.gy]
+    mean, se = gs.mean(axis=0), gs.std(axis=0, ddof=1) / np.sqrt(draws)
+    want = np.r_[game.expected_gradient_at_vertex_mean(x, y, batch, 2 ** (M + 1))]
+    exact = np.r_[game.expected_gradient_at_vertex_mean(x, y, batch, np.inf)]
+    assert np.all(np.abs(mean - want) <= 4 * se)
+    bias = np.abs(want - exact).max()
+    bound = 2 * a / 2 ** (M + 1)
+    assert_bound_bites(bound, game.lipschitz, what="Lemma 3.15 bias bound")
+    assert bias <= bound
+    pN = 2.0 ** -np.arange(M + 1) / (2 * (1 - 2.0 ** -(M + 1)))
+    average_vertices = float(pN @ (2.0 ** (np.arange(M + 1) + 1) + 1))
+    plain = np.abs(np.r_[game.expected_gradient_at_vertex_mean(x, y, batch, average_vertices)] - exact).max()
+    assert bias < plain / 2
+
+
+@pytest.mark.claim("saddle_point:Corollary 2.3")
+@pytest.mark.parametrize("K", [1, 2, 3, 5])
+def test_maurey_function_values_exact_for_quadratics(K):
+    rng = np.random.default_rng(33 + K)
+    d = 4
+    Q = rng.uniform(-1, 1, (d, d))
+    Q = (Q + Q.T) / 2
+    x = rng.dirichlet(np.ones(d))
+    f = lambda z: 0.5 * z @ Q @ z
+    got = sp.vertex_average_expectation(f, x, K) - f(x)
+    want = (x @ np.diag(Q) - x @ Q @ x) / (2 * K)                 # from E[x_hat x_hat^T]
+    assert got == pytest.approx(want, rel=1e-10, abs=1e-14)
+    L1 = np.abs(Q).max()
+    sharp = L1 / (2 * K) * 4 * float(x @ (1 - x) ** 2)         # (L1 / 2K^2) sum_k E||e_J - x||_1^2
+    assert abs(got) <= sharp + 1e-14 <= 2 * L1 / K + 1e-14
+
+
+@pytest.mark.claim("saddle_point:Corollary 2.4")
+def test_second_order_bias_is_at_most_2_L2_over_K_and_exactly_of_order_1_over_K():
+    a = 3.0
+    x = np.array([0.5, 0.3, 0.2])
+    grad = lambda z: 0.5 * a * z ** 2                 # f = (a/6) sum z_j^3: L2 = a
+    scaled = []
+    for K in (1, 2, 4, 8):
+        bias = np.abs(sp.vertex_average_expectation(grad, x, K) - grad(x)).max()
+        assert bias <= 2 * a / K
+        assert bias == pytest.approx(0.5 * a * (x * (1 - x)).max() / K, rel=1e-10)
+        scaled.append(bias * K)
+    assert np.ptp(scaled) <= 1e-10
+
+
+@pytest.mark.claim("saddle_point:Corollary 2.6")
+def test_first_order_bias_is_at_most_4_L1_over_sqrt_K_and_of_that_order():
+    x = np.array([0.5, 0.5])
+    grad = lambda z: np.maximum(z - 0.5, 0.0)          # f = (1/2) sum (z_j - 1/2)_+^2: L1 = 1
+    Ks = (4, 16, 64)
+    biases = []
+    for K in Ks:
+        bias = float(np.abs(sp.vertex_average_expectation(grad, x, K) - grad(x)).max())
+        k = np.arange(K + 1)
+        ref = float(stats.binom.pmf(k, K, 0.5) @ np.maximum(k / K - 0.5, 0.0))
+        assert bias == pytest.approx(ref, rel=1e-9)
+        assert bias <= 4 / np.sqrt(K)
+        biases.append(bias)
+    # order 1/sqrt(K), not 1/K: quadrupling K halves the bias
+    assert biases[1] / biases[0] == pytest.approx(0.5, abs=0.03)
+    assert biases[2] / biases[1] == pytest.approx(0.5, abs=0.03)
+
+
+def _structured_game(rng, m=8, dx=4, dy=4):
+    """A game far from its uniform point (gap 0.62 there): a separable part plus noise."""
+    s, t = np.linspace(0, 1, dx), np.linspace(0, 1, dy)
+    base = 0.5 * (s[:, None] - t[None, :]) + 0.2 * rng.uniform(-1, 1, (dx, dy))
+    return np.clip(base[None] + rng.uniform(-0.4, 0.4, (m, dx, dy)), -1, 1)
+
+
+class _YDescends:
+    """The game with the y-player's gradient negated: running Algorithm 1 on it is Algorithm 1 with
+    line 6's ascent written as a descent (the sign bug of the negative control)."""
+
+    def __init__(self, game):
+        self.game, self.n, self.dx, self.dy, self.lipschitz = game, game.n, game.dx, game.dy, game.lipschitz
+
+    def batch_gradient(self, x, y, idx):
+        gx, gy = self.game.batch_gradient(x, y, idx)
+        return gx, -gy
+
+
+def gap_rate_study(ns, repeats, *, eps=4.0, delta=1e-3, batch_constant=8.0, y_descends=False):
+    """Gap of Algorithm 1 (paper calibration, Theorem 3.1 (7) recipe), population game, i.i.d. records.
+    ``y_descends``: the negative control (line 6 with the wrong sign for the y-player)."""
+    atoms = _structured_game(np.random.default_rng(0))
+    m, dx, dy = atoms.shape
+    w = np.full(m, 1 / m)
+    gaps = np.empty((len(ns), repeats))
+    for i, n in enumerate(ns):
+        for r in range(repeats):
+            rng = np.random.default_rng(1000 * n + r)
+            game = sp.QuadraticSaddle(atoms, rng.integers(0, m, size=n), weights=w)
+            p = sp.theorem_3_1_parameters(n, eps, delta, dx, dy, game.lipschitz, batch_constant=batch_constant)
+            res = sp.private_smd_vertices(_YDescends(game) if y_descends else game, eps, delta, rng, T=p["T"],
+                                          K=p["K"], step_cap=p["step_cap"], keep_iterates=False)
+            assert res.eta < p["step_cap"]                       # the privacy-bound step is the binding one
+            gaps[i, r] = sp.duality_gap(game, res.x, res.y)
+    return gaps
+
+
+@pytest.mark.claim("saddle_point:Theorem 3.1 (7)")
+def test_gap_decays_like_n_to_the_minus_half_and_the_control_does_not():
+    """Paper calibration, recipe (7) with B = 8 sqrt(ell log(1/delta)) / eps (the constant is ours,
+    saddle_point-E05), eps = 4, delta = 1e-3, 6 seeds per n. Measured: slope -0.47 [-0.49, -0.45].
+    Negative control: the y-player descending (line 6's sign wrong), 3 n x 4 seeds: rejected."""
+    ns = (2000, 4000, 8000, 16000, 32000)
+    fit = fit_rate(ns, gap_rate_study(ns, 6), np.random.default_rng(1))
+    assert_rate(fit, -0.5, -1 / 3, tolerance=0.06, what="Theorem 3.1 (7) gap against n")
+    small = (2000, 8000, 32000)
+    control = fit_rate(small, gap_rate_study(small, 4, y_descends=True), np.random.default_rng(1))
+    with pytest.raises(AssertionError):
+        assert_rate(control, -0.5, -1 / 3, tolerance=0.06, what="control: y descends")
