@@ -913,7 +913,7 @@ ALGORITHMS = (
               "reference.algorithms.saddle_point:private_sco_anytime", "§2.5 / §4 (reconstructed box)"),
 )
 
-_CAT = "catalogue ../shared/spec/saddle_point.md"
+_CAT = "reconstruction: docs/errata.md saddle_point-E01"
 
 CLAIMS = (
     Claim("saddle_point:Algorithm 1 lines", "invariant",
@@ -921,7 +921,7 @@ CLAIMS = (
           "the means of K sampled vertices, and moves x by the entropic descent step and y by the ascent step; "
           "the output is the average of T sampled vertices per player (on a sample-free game the iterates "
           "equal softmax(-eta sum of batch gradients)).",
-          f"seed Lemma 3.8 ('line 5', 'line 6'), Proof 3.7; {_CAT} §2.1", "reconstructed"),
+          f"seed Lemma 3.8 ('line 5', 'line 6'), Proof 3.7; {_CAT}", "reconstructed"),
     Claim("saddle_point:Vertex sampling law", "invariant",
           "A vertex drawn from P_x is e_j with probability x_j; the vertices Algorithms 1 and 3 output are drawn "
           "from the current iterates (randomized probability integral transform of a whole run is uniform).",
@@ -930,43 +930,43 @@ CLAIMS = (
           "The law of a vertex drawn from the entropic iterate x_t = softmax(-eta G_t) is the exponential mechanism "
           "with scores -G_t at epsilon 2 eta Delta: its log-probabilities move by at most 2 eta ||G_t - G'_t||_inf "
           "between neighbours.",
-          f"Dwork-Roth Thm 3.10, as used in seed Proof 3.7; {_CAT} §3.3", "source"),
+          f"Dwork-Roth Thm 3.10, as used in seed Proof 3.7; {_CAT}", "source"),
     Claim("saddle_point:Proposition 3.3 per-vertex", "sensitivity",
           "In Algorithm 1 each sampled vertex is eps0-DP given the past with eps0 = 4 eta L0 / B (one batch moves "
           "the cumulative gradient by 2 L0 / B in l_inf); on a worst-case pair the exact log-ratio reaches 0.99 eps0.",
-          f"seed Proof 3.7 ('By L0-Lipschitzness ... Delta <= ...'); {_CAT} §2.1", "reconstructed"),
+          f"seed Proof 3.7 ('By L0-Lipschitzness ... Delta <= ...'); {_CAT}", "reconstructed"),
     Claim("saddle_point:Proposition 3.3", "accounting",
           "Algorithm 1 with eta = eps B / (16 L0 sqrt((K+1) T log(1/delta))) is (eps, delta)-DP: its ledger holds "
           "N = 2(K+1)T vertex draws of eps0 = eps / (2 sqrt(2 N log(1/delta))) each, which Corollary 3.6 (and the "
           "package's accountant) compose within (eps, delta) when eps <= 8 log(1/delta).",
-          f"{_CAT} §2.1 boxed step, Cor 3.6", "reconstructed"),
+          f"§3 Proposition 3.3 (constant lost in the seed); {_CAT}, -E04", "reconstructed"),
     Claim("saddle_point:Corollary 3.6", "constant",
           "k eps0-DP steps with eps0 = eps / (2 sqrt(2 k log(1/delta))) compose to (eps, delta)-DP by the bound "
           "sqrt(2 k log(1/delta)) eps0 + k eps0^2 / 2 <= eps exactly when eps <= 8 log(1/delta).",
-          f"{_CAT} §3.3 Cor 3.6", "reconstructed"),
+          f"§3 Corollary 3.6 (second condition lost in the seed); {_CAT}", "reconstructed"),
     Claim("saddle_point:Algorithm 2 estimator", "invariant",
           "Algorithm 2 returns G^0 + (1/p_N)(G^+ - (G^O + G^E)/2) with p_N = C_M 2^-N, the four gradients on one "
           "fresh batch of B 2^(N+1) records at the means of 1, 2^(N+1) and the two halves of the vertices.",
-          f"sibling GGKKM24 Alg. 3 transplanted; {_CAT} §2.2", "reconstructed"),
+          f"sibling GGKKM24 Alg. 3 transplanted; {_CAT}", "reconstructed"),
     Claim("saddle_point:Lemma 3.15", "utility",
           "The bias-reduced estimator telescopes: E g = E grad F(x_hat, y_hat) with 2^(M+1) vertices, so its bias is "
           "at most 2 L2 / 2^(M+1) (checked on a cubic saddle function with a closed-form expectation) while it "
           "draws only about M + 1 vertices per step.",
-          f"seed ('the expected bias is roughly the same as if we were sampling 2^(M+1) times'); {_CAT} §3.3",
+          f"seed ('the expected bias is roughly the same as if we were sampling 2^(M+1) times'); {_CAT}",
           "reconstructed"),
     Claim("saddle_point:Algorithm 2 sensitivity", "sensitivity",
           "Replacing one record of Algorithm 2's batch (size B 2^(N+1)) moves its output by at most "
           "(2^-N + 2 / C_M) L0 / B <= 5 L0 / B in l_inf, at every level N, for the same vertex draws.",
-          f"{_CAT} §2.3 (Prop 3.17)", "derived"),
+          f"§3 Proposition 3.17's proof; {_CAT}", "derived"),
     Claim("saddle_point:Algorithm 3 stopping rule", "invariant",
           "Algorithm 3 decides whether to run step t from N_1..N_(t-1) and the worst-case reserve 2^(M+1) + 2 only; "
           "with Gamma = floor(n/(2B)), M = floor(log2 Gamma) - 3 every run uses at most n/2 records.",
-          f"seed Proof 3.19; {_CAT} corrections (A7 revised)", "reconstructed"),
+          "seed Proof 3.19; docs/errata.md saddle_point-E03", "reconstructed"),
     Claim("saddle_point:Proposition 3.17", "accounting",
           "Every run of Algorithm 3 at eta = eps B / (40 L0 sqrt(Gamma log(1/delta))) draws at most 2 Gamma vertices of "
           "eps0 = 10 eta L0 / B each, and its ledger replayed through the fully adaptive filter (Theorem 3.5) at "
           "(eps, delta) is never stopped.",
-          f"{_CAT} §2.3 boxed step", "reconstructed"),
+          f"§3 Proposition 3.17 (constant lost in the seed); {_CAT}, -E03", "reconstructed"),
     Claim("saddle_point:Theorem 3.5", "accounting",
           "The fully adaptive composition filter never admits a sequence of adaptively chosen per-step epsilons whose "
           "composition sqrt(2 log(1/delta) sum eps_i^2) + sum eps_i^2 / 2 exceeds its budget, and stops only when the "
@@ -979,36 +979,36 @@ CLAIMS = (
           "Algorithm 5 with eta = eps / (8 L0 T sqrt(2 N log(1/delta))), N = K (t0 + ceil((T - t0)/tau) + 1), records "
           "at most N vertex draws of eps0 = 4 eta L0 T (the loop draws K (t0 + floor((T - t0)/tau) + 1)), which compose "
           "within (eps, delta); every draw's exact log-ratio between neighbours is at most eps0.",
-          f"{_CAT} §2.5 boxed step", "reconstructed"),
+          f"§4 Proposition 4.3 and Proof 4.4 (constants lost in the seed); {_CAT}, -E06, -E07", "reconstructed"),
     Claim("saddle_point:Lemma 4.1", "invariant",
           "Algorithm 5's averages are the anytime online-to-batch weights x_t = sum_s s w_s / (t (t+1)/2), and "
           "A_T (F(x_T) - F(u)) <= sum_t t <grad F(x_t), w_t - u> for every u (Cutkosky 2019).",
-          f"{_CAT} §3.4 Lemma 4.1", "reconstructed"),
+          f"§4 Lemma 4.1 (Cutkosky 2019, anytime online-to-batch); {_CAT}", "reconstructed"),
     Claim("saddle_point:Duality gap", "invariant",
           "The duality gap of eq. (2) is >= 0, is 0 at the linear-programming solution of a matrix game and at the "
           "known saddle point of a convex-concave quadratic, and bounds max_y F(x, y) - value.",
-          f"{_CAT} §1 eq. (2)", "seed"),
+          f"§1 eq. (2) (the duality gap); {_CAT}", "seed"),
     Claim("saddle_point:Theorem 3.1 (7)", "utility",
           "For bilinear games (L2 = 0) Algorithm 1 with K = 1, B ~ sqrt(log d log(1/delta))/eps, T = n/B has expected "
           "duality gap decaying like n^(-1/2) (fitted exponent excludes the first-order rate's -1/3).",
-          "arXiv v1/v2 abstracts; sciencestack; recipe " + _CAT + " §2.1", "derived"),
+          f"§3 Theorem 3.1 eq. (7); arXiv v1/v2 abstracts (rate); recipe: docs/errata.md saddle_point-E05", "derived"),
     Claim("saddle_point:Corollary 2.3", "constant",
           "Maurey with function values on the simplex: |E f(x_tilde) - f(x_bar)| <= (L1 / (2 K^2)) sum_k E||x_tilde^k - "
           "x^k||_1^2 <= 2 L1 / K for L1-smooth f, with equality (1/(2K))(sum_j x_j Q_jj - x^T Q x) for quadratics.",
-          f"seed Lemma 2.1 proof skeleton; {_CAT} §3.2", "reconstructed"),
+          f"seed Lemma 2.1 proof skeleton; {_CAT}", "reconstructed"),
     Claim("saddle_point:Corollary 2.4", "constant",
           "For second-order smooth f the vertex-average gradient bias is at most 2 L2 / K, exactly proportional to "
           "1/K for a cubic.",
-          f"{_CAT} §3.2", "reconstructed"),
+          f"§2 Corollary 2.4 (constant lost in the seed); {_CAT}", "reconstructed"),
     Claim("saddle_point:Corollary 2.6", "constant",
           "For L1-smooth f the vertex-average gradient bias is at most 4 L1 / sqrt(K), and the order 1/sqrt(K) is "
           "attained by f = (1/2) sum_j (x_j - 1/2)_+^2.",
-          f"{_CAT} §3.2", "reconstructed"),
+          f"§2 Corollary 2.6 (constant lost in the seed); {_CAT}", "reconstructed"),
     Claim("saddle_point:Determinism", "invariant",
           "Algorithms 1, 3 and 5 return bit-identical results for generators built from the same seed.",
-          "package convention (DESIGN.md)", "seed"),
+          "docs/architecture.md (conventions: explicit randomness)", "seed"),
     Claim("saddle_point:Bad input", "invariant",
           "Iterates off the simplex, gradients beyond the declared l_inf Lipschitz bound, batch schedules exceeding n, "
           "epsilon > 8 log(1/delta) and malformed privacy parameters raise an error naming the constraint.",
-          "package convention (DESIGN.md, preconditions are checked)", "seed"),
+          "docs/architecture.md (conventions: preconditions are checked)", "seed"),
 )
