@@ -1,0 +1,211 @@
+"""High-precision checks of the constants of the paper ``heavy_tailed`` (mpmath, 30-50 digits).
+
+Derivations (written out so that a reader can check them by hand):
+
+* Algorithm 4 line 4: psi_c(u) = E phi(Y), Y = u (1 + N) ~ N(u, s^2), s = |u| sqrt(c). phi is
+  nondecreasing, odd, constant +-2 sqrt(2)/3 outside [-sqrt 2, sqrt 2]. As u -> +inf,
+  P(Y < -sqrt 2) -> P(N < -1) = Phi(-1/sqrt c) and P(|Y| <= sqrt 2) -> 0, so
+  psi_c(u) -> S(c) = (2 sqrt 2 / 3)(1 - 2 Phi(-1/sqrt c)). psi_c is odd (N and -N... Y(-u) = -Y(u)).
+  If psi_c is increasing on u > 0 (checked on a grid below), sup |psi_c| = S(c), and one record moves
+  mu_hat_j = (tau/n) sum psi_c(x_i(j)/tau) by less than 2 S(c) tau / n.
+* The paper's noise variance tau^2 d / (rho n^2) then gives rho_eff = Delta_2^2 / (2 sigma^2)
+  = (2 S tau sqrt(d)/n)^2 / (2 tau^2 d / (rho n^2)) = 2 S(c)^2 rho, <= rho iff S(c) <= 1/sqrt 2 iff
+  Phi(-1/sqrt c) <= 1/8 iff c >= 1/Phi^{-1}(1/8)^2.
+* Theorem 4.1: 1152 = 72 * 16 (m = 4 log(2d/beta), so 72 m^2 = 1152 log^2(2d/beta)), 48 = 12 * 4.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy import stats
+
+from reference.algorithms import heavy_tailed as ht
+from reference.errors import ParameterError
+
+mpmath.mp.dps = 40
+R2 = mpmath.sqrt(2)
+
+
+def phi_mp(y):
+    if y > R2:
+        return 2 * R2 / 3
+    if y < -R2:
+        return -2 * R2 / 3
+    return y - y ** 3 / 6
+
+
+def psi_quad(u, c):
+    """E_{Z ~ N(0,1)} phi(u (1 + sqrt(c) Z)) by mpmath quadrature, breakpoints where phi has kinks."""
+    u, c = mpmath.mpf(u), mpmath.mpf(c)
+    if u == 0:
+        return mpmath.mpf(0)
+    sc = mpmath.sqrt(c)
+    kinks = sorted({(R2 / u - 1) / sc, (-R2 / u - 1) / sc})
+    pts = sorted(set([-mpmath.inf, -12, -3, 0, 3, 12, mpmath.inf] + kinks))
+    f = lambda z: phi_mp(u * (1 + sc * z)) * mpmath.npdf(z)   # noqa: E731
+    return mpmath.quad(f, pts)
+
+
+def S_mp(c):
+    return 2 * R2 / 3 * (1 - 2 * mpmath.ncdf(-1 / mpmath.sqrt(mpmath.mpf(c))))
+
+
+@pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
+@pytest.mark.parametrize("c", [1e-3, 0.01, 0.1, 0.3, 1.0, 4.0])
+@pytest.mark.parametrize("u", [0.3, 1.0, 1.4, 2.0, 5.0, -3.0, 49.0, 51.0, 700.0, 1e6, -1e12])
+def test_closed_form_agrees_with_quadrature(u, c):
+    got = ht.smoothed_influence(u, c)
+    want = psi_quad(u, c)
+    assert abs(got - float(want)) <= 1e-12 * max(1.0, abs(float(want)))
+
+
+@pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
+@settings(max_examples=25)
+@given(u=st.floats(-50, 50), c=st.floats(1e-3, 10))
+def test_closed_form_agrees_with_quadrature_hypothesis(u, c):
+    want = float(psi_quad(u, c))
+    assert abs(ht.smoothed_influence(u, c) - want) <= 1e-11 * max(1.0, abs(want))
+    assert ht.smoothed_influence(-u, c) == pytest.approx(-ht.smoothed_influence(u, c), abs=1e-15)
+
+
+@pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
+@pytest.mark.parametrize("c", [0.05, 0.5, 3.0])
+def test_psi_increasing_on_u_positive_and_sup_is_S(c):
+    """mpmath grid u in [0.01, 1e8] (log-spaced, 41 points): increasing, below S(c), approaching it."""
+    with mpmath.workdps(25):
+        us = [mpmath.mpf(10) ** (e / 4.0) for e in range(-8, 33)]
+        vals = [psi_quad(u, c) for u in us]
+        S = S_mp(c)
+        assert all(b > a for a, b in zip(vals, vals[1:]))
+        assert all(v < S for v in vals)
+        assert S - vals[-1] < mpmath.mpf(10) ** -7
+    assert ht.smoothed_influence_sup(c) == pytest.approx(float(S), rel=1e-14)
+
+
+@pytest.mark.claim("heavy_tailed:Algorithm 4 privacy")
+def test_threshold_c_star_and_effective_rho():
+    """2 S(c)^2 = 1 at c* = 1/Phi^{-1}(1/8)^2 = 0.75568443005...; 2 S(0.1)^2 = 1.7722; 2 S(0+)^2 = 16/9."""
+    c_star = mpmath.findroot(lambda c: 2 * S_mp(c) ** 2 - 1, 0.75)
+    assert ht.C_STAR == pytest.approx(float(c_star), rel=1e-13)
+    assert float(c_star) == pytest.approx(0.7556844300509727, rel=1e-12)
+    assert float(2 * S_mp(0.1) ** 2) == pytest.approx(1.7722162, rel=1e-6)
+    assert float(2 * S_mp(1e-6) ** 2) == pytest.approx(16 / 9, rel=1e-12)
+    assert float(2 * S_mp(1.0) ** 2) < 1
+
+
+@pytest.mark.claim("heavy_tailed:Algorithm 4 sensitivity")
+@pytest.mark.parametrize("c", [0.1, 1.0])
+def test_worst_record_change_approaches_2S_tau_over_n(c):
+    """mu_hat of Algorithm 4 on n records, one moved from -10^12 tau to +10^12 tau: the change is
+    2 S(c) tau / n up to 1e-10 (relative), from below."""
+    n, tau = 7, 10.0
+    X = np.zeros((n, 1))
+    X1, X2 = X.copy(), X.copy()
+    X1[0, 0], X2[0, 0] = 1e12 * tau, -1e12 * tau
+    rng = np.random.default_rng(0)
+    a = ht.cdpnsme(X1, 1.0, tau, rng, c=c).non_private[0]
+    b = ht.cdpnsme(X2, 1.0, tau, rng, c=c).non_private[0]
+    want = 2 * float(S_mp(c)) * tau / n
+    assert a - b == pytest.approx(want, rel=1e-10)
+    assert a - b <= want * (1 + 1e-13)
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 4.1 noise")
+def test_noise_constant_identities_exactly():
+    """72 m^2 = 1152 log^2(2d/beta) with m = 4 log(2d/beta); (12 tau m/n)^2/2 = 72 tau^2 m^2/n^2;
+    12 m = 48 log(2d/beta); inside Algorithm 2 sigma^2(rho/T) = T sigma^2(rho)."""
+    for d, beta in [(1, 0.1), (10, 0.01), (3, 0.5)]:
+        L = mpmath.log(2 * mpmath.mpf(d) / mpmath.mpf(beta))
+        m = 4 * L
+        assert 72 * m ** 2 == 1152 * L ** 2
+        assert 12 * m == 48 * L
+        n, tau, rho, T = 1000, 10.0, 0.5, 17
+        assert ht.cwme_paper_sigma(n, d, tau, rho / T, beta) ** 2 == pytest.approx(
+            T * ht.cwme_paper_sigma(n, d, tau, rho, beta) ** 2, rel=1e-13)
+
+
+@pytest.mark.claim("heavy_tailed:Definition 2.11 data")
+@pytest.mark.parametrize("nu, k", [(5.5, 4.0), (3.0, 2.0), (4.5, 2.5)])
+def test_student_t_moment(nu, k):
+    want = mpmath.quad(lambda t: abs(t) ** k * mpmath.gamma((nu + 1) / 2) / (mpmath.sqrt(nu * mpmath.pi)
+                       * mpmath.gamma(nu / 2)) * (1 + t * t / nu) ** (-(nu + 1) / 2), [-mpmath.inf, -1, 0, 1, mpmath.inf])
+    assert ht.student_t_abs_moment(nu, k) == pytest.approx(float(want), rel=1e-12)
+    if (nu, k) == (5.5, 4.0):
+        assert float(want) == pytest.approx(17.2857142857, rel=1e-10)    # catalogue P22
+
+
+@pytest.mark.claim("heavy_tailed:Definition 2.11 data")
+@pytest.mark.parametrize("alpha, k", [(5.0, 4.0), (3.0, 2.0), (3.5, 2.5)])
+def test_lomax_moments(alpha, k):
+    a, kk = mpmath.mpf(alpha), mpmath.mpf(k)
+    raw = mpmath.quad(lambda y: y ** kk * a * (1 + y) ** (-a - 1), [0, 1, 10, mpmath.inf])
+    assert ht.lomax_abs_moment(alpha, k) == pytest.approx(float(raw), rel=1e-12)
+    # centred: E|Y - m|^k = int_0^inf k t^(k-1) P(|Y - m| > t) dt with the Lomax survival (1 + y)^-a
+    m = 1 / (a - 1)
+    surv = lambda y: (1 + y) ** (-a)   # noqa: E731
+    tail = lambda t: surv(m + t) + ((1 - surv(m - t)) if t < m else 0)   # noqa: E731
+    centred = mpmath.quad(lambda t: kk * t ** (kk - 1) * tail(t), [0, m, m + 1, m + 10, mpmath.inf])
+    assert ht._centred_lomax_abs_moment(alpha, k) == pytest.approx(float(centred), rel=1e-10)
+
+
+@pytest.mark.claim("heavy_tailed:Definition 2.11 data")
+@pytest.mark.parametrize("distribution", ["student_t", "symmetric_lomax", "lomax"])
+def test_generators_draw_the_scaled_law(distribution):
+    """The generator's draws divided by its scale follow the named law (KS, false alarm 1e-4), so the
+    moment computed above is the data's."""
+    k, shape = 3.0, 4.5
+    X = ht.heavy_tailed_data(4000, 2, k, np.random.default_rng(3), distribution=distribution, shape=shape,
+                             mu=np.array([1.0, -1.0]))
+    if distribution == "student_t":
+        s = ht.student_t_abs_moment(shape, k) ** (-1 / k)
+        law = stats.t(shape).cdf
+        z = (X - np.array([1.0, -1.0])) / s
+    elif distribution == "symmetric_lomax":
+        s = ht.lomax_abs_moment(shape, k) ** (-1 / k)
+        z = np.abs(X - np.array([1.0, -1.0])) / s
+        law = stats.lomax(shape).cdf
+    else:
+        s = ht._centred_lomax_abs_moment(shape, k) ** (-1 / k)
+        z = (X - np.array([1.0, -1.0])) / s + 1 / (shape - 1)
+        law = stats.lomax(shape).cdf
+    for j in range(2):
+        assert stats.kstest(z[:, j], law).pvalue > 1e-4
+
+
+@pytest.mark.claim("heavy_tailed:Schedules")
+@given(n=st.integers(10**3, 10**7), d=st.integers(1, 20), rho=st.floats(1e-3, 10), k=st.floats(1.5, 8),
+       M=st.floats(0.5, 5), R=st.floats(0.5, 10))
+def test_schedule_balances(n, d, rho, k, M, R):
+    try:
+        s = ht.schedule_thm52(n, d, rho, k, M=M, R=R, strict=False)
+    except ParameterError as err:          # m > n: Theorem 5.2 is infeasible there (named in the error)
+        assert "smallest n that works" in str(err)
+    else:
+        assert s.tau ** 2 * d ** 4 * s.T_real / (rho * n * n) == pytest.approx(R * R, rel=1e-10)
+        assert s.tau == pytest.approx((math.sqrt(rho) * n / (M * d ** 1.5)) ** (1 / k), rel=1e-12)
+    q = 1.0
+    s5 = ht.schedule_thm55(n, d, rho, q, M=M, R=R, strict=False)
+    assert s5.tau ** 2 * d ** 2 * s5.T_real / (rho * n * n) == pytest.approx(R * R, rel=1e-10)
+    c = ht.schedule_cor42(max(n, 100), d, k, rho=rho, strict=False)
+    nn = max(n, 100)
+    assert math.sqrt(d) * c.tau ** (-(k - 1)) == pytest.approx(c.tau * d / (math.sqrt(rho) * nn), rel=1e-9)
+    r = ht.schedule_remark53(n, rho, k)
+    assert r.T_real ** -0.5 == pytest.approx((math.sqrt(r.T_real) / (math.sqrt(rho) * n)) ** ((k - 1) / k), rel=1e-9)
+
+
+@pytest.mark.claim("heavy_tailed:Schedules")
+def test_theorem_5_7_horizon_makes_the_contraction_reach_the_noise_floor():
+    lam, L = 1.0, 1.0
+    for n, d, rho, k in [(10**4, 2, 1.0, 4.0), (10**5, 1, 0.1, 2.0)]:
+        s = ht.schedule_thm57(n, d, rho, k, lam=lam, L=L, strict=False)
+        q = lam * L / (lam + L) ** 2
+        G0 = math.sqrt(d / n) + math.sqrt(d) * (math.sqrt(d) / (math.sqrt(rho) * n)) ** ((k - 1) / k)
+        assert (1 - q) ** s.T_real == pytest.approx((lam + L) * G0 / (lam * L), rel=1e-12)
+        assert s.T == math.ceil(s.T_real) and s.eta == 1 / (lam + L)
+    assert ht.schedule_thm57(10**4, 2, 1.0, 4.0, strict=False).T == 12        # catalogue P32
+    assert ht.schedule_thm52(5000, 2, 1.0, 2.0).T == 883                      # catalogue P30: T ~ 884

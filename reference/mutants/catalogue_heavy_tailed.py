@@ -1,0 +1,122 @@
+"""Mutants of the paper ``heavy_tailed``: Algorithm 3 and its private adaptions, Algorithm 4, Algorithms 1 and 2.
+
+See reference/mutants/__init__.py for the shape of a mutant and how it runs. Targets are the algorithm
+ids of ``python -m reference list`` (``heavy_tailed:Algorithm 3``, ``heavy_tailed:CDPCWME``, ...).
+"""
+
+from __future__ import annotations
+
+from . import Mutant
+
+F = "reference/algorithms/heavy_tailed.py"
+EST = "tests/heavy_tailed/test_estimators.py"
+PRIV = "tests/heavy_tailed/test_privacy.py"
+SCO = "tests/heavy_tailed/test_sco.py"
+PROOF = "proofs/proof_heavy_tailed.py"
+
+MUTANTS = (
+    Mutant(
+        id="heavy_tailed-M01", target="heavy_tailed:Algorithm 3", bug_class="clip",
+        description="line 6's clip to [-3 tau, 3 tau] dropped: raw bucket means",
+        file=F, find="Z = np.clip(block, lo, hi)", replace="Z = block",
+        checks=(f"{EST}::test_algorithm3_equals_the_paper_lines",),
+        fast=True,
+    ),
+    Mutant(
+        id="heavy_tailed-M02", target="heavy_tailed:Algorithm 3", bug_class="estimator",
+        description="line 9's coordinate-wise median replaced by the mean of the bucket means",
+        file=F, find="mu_hat = np.median(means, axis=0)", replace="mu_hat = np.mean(means, axis=0)",
+        checks=(f"{EST}::test_algorithm3_equals_the_paper_lines",
+                f"{EST}::test_median_resists_one_wild_bucket_where_a_mean_would_not"),
+    ),
+    Mutant(
+        id="heavy_tailed-M03", target="heavy_tailed:Algorithm 3", bug_class="clip",
+        description="the samples are not clipped; the bucket means are (clip after averaging)",
+        file=F,
+        find="        Z = np.clip(block, lo, hi)\n"
+             "        # Line 7: mu_hat_j^i = (m/n) sum_{x in Z_j^i} x, the mean over the b = floor(n/m) samples\n"
+             "        means[i] = Z.sum(axis=0) / b",
+        replace="        Z = block\n"
+                "        means[i] = np.clip(Z.sum(axis=0) / b, lo, hi)",
+        checks=(f"{EST}::test_sensitivity_bound_with_the_changed_record_placed_worst",
+                f"{EST}::test_algorithm3_equals_the_paper_lines"),
+    ),
+    Mutant(
+        id="heavy_tailed-M04", target="heavy_tailed:Algorithm 2", bug_class="composition",
+        description="every oracle call gets rho instead of rho / T",
+        file=F, find="rho_step = rho / T", replace="rho_step = rho",
+        checks=(f"{PRIV}::test_algorithm2_ledger_composes_to_rho",),
+        fast=True,
+    ),
+    Mutant(
+        id="heavy_tailed-M05", target="heavy_tailed:CDPCWME", bug_class="noise-scale",
+        description="CDPCWME draws half the noise it reports",
+        file=F, find="out = gaussian_mechanism(mu_hat, sens, sigma, rng, ledger=own, label=label)",
+        replace="out = gaussian_mechanism(mu_hat, sens, 0.5 * sigma, rng, ledger=own, label=label)",
+        checks=(f"{EST}::test_the_recorded_noise_is_the_noise_added",
+                f"{PRIV}::test_cdpcwme_audit_at_the_worst_pair_with_control"),
+    ),
+    Mutant(
+        id="heavy_tailed-M06", target="heavy_tailed:CDPCWME", bug_class="noise-not-added",
+        description="CDPCWME draws the noise (and records it) but releases mu_hat",
+        file=F, find="out = gaussian_mechanism(mu_hat, sens, sigma, rng, ledger=own, label=label)",
+        replace="gaussian_mechanism(mu_hat, sens, sigma, rng, ledger=own, label=label); out = mu_hat",
+        checks=(f"{EST}::test_the_recorded_noise_is_the_noise_added",
+                f"{PRIV}::test_cdpcwme_audit_at_the_worst_pair_with_control"),
+    ),
+    Mutant(
+        id="heavy_tailed-M07", target="heavy_tailed:Algorithm 4", bug_class="noise-scale",
+        description="the certified Algorithm 4 uses the paper's line-7 noise tau^2 d / (rho n^2)",
+        file=F, find="sigma = certified_sigma(sens, rho)          # = 2 S(c)",
+        replace="sigma = nsme_paper_sigma(n, d, tau, rho)          # = 2 S(c)",
+        checks=(f"{PRIV}::test_paper_noise_is_2S2_rho_and_refuted_below_c_star",),
+        fast=True,
+    ),
+    Mutant(
+        id="heavy_tailed-M08", target="heavy_tailed:Algorithm 4", bug_class="sensitivity",
+        description="Algorithm 4's sensitivity loses the replace-one factor 2 (S(c) tau / n)",
+        file=F, find="per = 2.0 * smoothed_influence_sup(c) * tau / n",
+        replace="per = smoothed_influence_sup(c) * tau / n",
+        checks=(f"{EST}::test_noise_scales_equal_independent_formulas",
+                f"{PRIV}::test_nsme_audit_flags_the_paper_noise_at_small_c_and_passes_certified"),
+    ),
+    Mutant(
+        id="heavy_tailed-M09", target="heavy_tailed:CDPCWME", bug_class="sensitivity",
+        description="Algorithm 3's sensitivity taken as 3 tau / b (the factor 2 of the clip range lost)",
+        file=F, find="per = 6.0 * tau / bucket_size(n, m)", replace="per = 3.0 * tau / bucket_size(n, m)",
+        checks=(f"{EST}::test_sensitivity_6_tau_over_b_is_attained",
+                f"{PRIV}::test_cdpcwme_audit_at_the_worst_pair_with_control"),
+    ),
+    Mutant(
+        id="heavy_tailed-M10", target="heavy_tailed:Algorithm 1", bug_class="step-size",
+        description="line 10 with a decaying step eta / t instead of the theorems' constant eta",
+        file=F, find="w = domain.project(w - eta * g)", replace="w = domain.project(w - eta / t * g)",
+        checks=(f"{SCO}::test_scof_iterates_follow_line_10",),
+    ),
+    Mutant(
+        id="heavy_tailed-M11", target="heavy_tailed:Algorithm 1", bug_class="averaging",
+        description="convex mode outputs the last iterate instead of the average of w^1..w^T",
+        file=F, find="w_priv = its[1:].mean(axis=0)", replace="w_priv = its[-1].copy()",
+        checks=(f"{SCO}::test_scof_iterates_follow_line_10",),
+    ),
+    Mutant(
+        id="heavy_tailed-M12", target="heavy_tailed:Algorithm 1", bug_class="data-use",
+        description="strongly convex mode reuses the first batch at every step",
+        file=F, find="S = X[(t - 1) * batch:t * batch]", replace="S = X[:batch]",
+        checks=(f"{SCO}::test_scof_batches_and_projection",),
+    ),
+    Mutant(
+        id="heavy_tailed-M13", target="heavy_tailed:DPCWME", bug_class="sensitivity",
+        description="DPCWME calibrates its Laplace noise to the l2 sensitivity instead of the l1",
+        file=F, find='sens = cwme_sensitivity(n, d, tau, m, norm="l1", which="tight")',
+        replace='sens = cwme_sensitivity(n, d, tau, m, norm="l2", which="tight")',
+        checks=(f"{PRIV}::test_dpcwme_ledger", f"{EST}::test_noise_scales_equal_independent_formulas"),
+    ),
+    Mutant(
+        id="heavy_tailed-M14", target="heavy_tailed:Algorithm 4", bug_class="sign",
+        description="the smoothed influence's cubic term added instead of subtracted",
+        file=F, find="out[small] = first - third / 6.0 + tails[small]",
+        replace="out[small] = first + third / 6.0 + tails[small]",
+        checks=(f"{PROOF}::test_closed_form_agrees_with_quadrature",),
+    ),
+)

@@ -1,0 +1,203 @@
+"""Algorithm 3, CDPCWME, DPCWME and Algorithm 4 line by line (heavy_tailed Theorem 4.1, Appendix B.3, B.5).
+
+Independent references used here (none calls the code under test): a plain-Python median of clipped
+bucket means written from the paper's lines; the constants of Theorem 4.1 recomputed from m = 4 log(2d/beta);
+the worst replace-one pair of the catalogue's P07; scipy's normal and Laplace laws for the noise.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+from scipy import stats
+
+from reference.algorithms import heavy_tailed as ht
+
+
+def reference_alg3(X, tau, m):
+    """Algorithm 3 written from the paper with lists: clip, bucket mean, footnote-9 median."""
+    n, d = len(X), len(X[0])
+    b = n // m
+    out = []
+    for j in range(d):
+        means = []
+        for i in range(m):
+            vals = [min(max(float(X[r][j]), -3 * tau), 3 * tau) for r in range(i * b, (i + 1) * b)]
+            means.append(math.fsum(vals) / b)
+        srt = sorted(means)
+        med = srt[m // 2] if m % 2 else 0.5 * (srt[m // 2 - 1] + srt[m // 2])
+        out.append(med)
+    return np.array(out)
+
+
+finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
+
+
+@pytest.mark.claim("heavy_tailed:Algorithm 3")
+@given(n=st.integers(3, 40), d=st.integers(1, 3), beta=st.sampled_from([0.05, 0.5, 0.9]),
+       tau=st.floats(0.5, 50), seed=st.integers(0, 2**31), scale=st.sampled_from([1.0, 30.0, 1e5]))
+def test_algorithm3_equals_the_paper_lines(n, d, beta, tau, seed, scale):
+    m = ht.bucket_count(d, beta)
+    if n < m:
+        return
+    X = np.random.default_rng(seed).standard_t(2.5, size=(n, d)) * scale
+    got = ht.high_dimensional_mean(X, tau, beta)
+    want = reference_alg3(X.tolist(), tau, m)
+    assert np.allclose(got, want, rtol=1e-12, atol=1e-12 * tau)
+    assert np.all(np.abs(got) <= 3 * tau)
+
+
+@pytest.mark.claim("heavy_tailed:Algorithm 3")
+def test_bucket_count_is_4_ln_2d_over_beta_rounded_up():
+    assert ht.bucket_count(1, 0.1) == math.ceil(4 * math.log(20))      # 11.98 -> 12
+    assert ht.bucket_count(10, 0.1) == math.ceil(4 * math.log(200))    # 21.19 -> 22
+    assert ht.bucket_count(1, 0.95) == 3
+    assert ht.bucket_size(40, 12) == 3
+
+
+@pytest.mark.claim("heavy_tailed:Algorithm 3")
+def test_median_resists_one_wild_bucket_where_a_mean_would_not():
+    """Two buckets near 0 and one far away: the median stays near 0 (the mean of means would not)."""
+    tau = 10.0
+    X = np.array([[0.0]] * 4 + [[1.0]] * 4 + [[29.0]] * 4)     # m = 3 buckets of 4 (beta = 0.95)
+    got = ht.high_dimensional_mean(X, tau, 0.95)
+    assert got[0] == pytest.approx(1.0, abs=1e-15)
+
+
+def worst_pair(tau=10.0, b=4, gap=None, big=1e9):
+    """m = 3 buckets of b records, d = 1: bucket means -g, (3 tau +- ...)/b, +g with g > 6 tau / b, the
+    changed record (index b) in the median bucket at +big or -big (catalogue P07)."""
+    g = 2 * 6 * tau / b if gap is None else gap
+    X = np.concatenate([np.full(b, -g), np.zeros(b), np.full(b, g)])[:, None]
+    X1, X2 = X.copy(), X.copy()
+    X1[b, 0], X2[b, 0] = big, -big
+    return X1, X2
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 4.1 sensitivity")
+def test_sensitivity_6_tau_over_b_is_attained():
+    tau, b = 10.0, 4
+    X1, X2 = worst_pair(tau, b)
+    diff = abs(ht.high_dimensional_mean(X1, tau, 0.95)[0] - ht.high_dimensional_mean(X2, tau, 0.95)[0])
+    assert diff == pytest.approx(6 * tau / b, rel=1e-14)
+    n, m = 3 * b, 3
+    assert ht.cwme_sensitivity(n, 1, tau, m, norm="linf") == pytest.approx(6 * tau / b)
+    # the proof's bound is twice the attained value when b = n/m
+    assert ht.cwme_sensitivity(n, 1, tau, m, norm="linf", which="paper") == pytest.approx(12 * tau * m / n)
+    assert 12 * tau * m / n == pytest.approx(2 * diff)
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 4.1 sensitivity")
+@given(n=st.integers(3, 60), d=st.integers(1, 4), beta=st.sampled_from([0.02, 0.3, 0.6, 0.95]),
+       tau=st.floats(1.0, 1e3), seed=st.integers(0, 2**31), big=st.floats(1e3, 1e12),
+       place=st.sampled_from(["median", "random"]))
+def test_sensitivity_bound_with_the_changed_record_placed_worst(n, d, beta, tau, seed, big, place):
+    """Hypothesis: data of every scale; the changed record goes in the bucket holding the median of
+    coordinate 0 (or anywhere), and is replaced by a record at the opposite clip end in every coordinate."""
+    m = ht.bucket_count(d, beta)
+    if n < m:
+        return
+    rng = np.random.default_rng(seed)
+    b = n // m
+    X = rng.standard_t(2.0, size=(n, d)) * tau * rng.choice([0.1, 1.0, 10.0])
+    if place == "median":
+        means = ht.bucket_means(X, tau, m)[:, 0]
+        med_bucket = int(np.argsort(means)[m // 2])
+        i = med_bucket * b + int(rng.integers(b))
+    else:
+        i = int(rng.integers(n))
+    X2 = X.copy()
+    X2[i] = np.where(X[i] > 0, -big, big)
+    delta = np.abs(ht.high_dimensional_mean(X, tau, beta) - ht.high_dimensional_mean(X2, tau, beta))
+    tight = 6 * tau / b
+    assert np.all(delta <= tight * (1 + 1e-12))
+    assert tight <= 12 * tau * m / n * (1 + 1e-12)
+    assert float(np.linalg.norm(delta)) <= ht.cwme_sensitivity(n, d, tau, m, norm="l2") * (1 + 1e-12)
+    assert float(np.sum(delta)) <= ht.cwme_sensitivity(n, d, tau, m, norm="l1") * (1 + 1e-12)
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 4.1 noise")
+@pytest.mark.parametrize("n, d, tau, rho, beta", [(1000, 1, 10.0, 0.5, 0.1), (5000, 7, 30.0, 2.0, 0.01)])
+def test_paper_noise_constants(n, d, tau, rho, beta):
+    m = 4 * math.log(2 * d / beta)                       # the paper's real m
+    delta2 = 12 * tau * m * math.sqrt(d) / n
+    assert 72 * 16 == 1152 and 12 * 4 == 48
+    assert ht.cwme_paper_sigma(n, d, tau, rho, beta) ** 2 == pytest.approx(delta2 ** 2 / (2 * rho), rel=1e-13)
+    assert ht.cwme_paper_sigma(n, d, tau, rho, beta) ** 2 == pytest.approx(72 * tau**2 * m**2 * d / (rho * n**2),
+                                                                         rel=1e-13)
+    eps = rho
+    assert ht.cwme_paper_laplace_scale(n, d, tau, eps, beta) == pytest.approx(12 * tau * m * d / (eps * n), rel=1e-13)
+    # Algorithm 4 line 7
+    assert ht.nsme_paper_sigma(n, d, tau, rho) ** 2 == pytest.approx(tau**2 * d / (rho * n**2), rel=1e-13)
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 4.1 noise")
+@pytest.mark.parametrize("estimator", ["cdpcwme", "dpcwme", "cdpnsme"])
+@pytest.mark.parametrize("calibration", ["paper", "certified"])
+def test_the_recorded_noise_is_the_noise_added(estimator, calibration):
+    """(output - non-private) / scale over 600 runs x d = 20 coordinates follows N(0,1) (Gaussian) or
+    Lap(0,1) (Laplace): Kolmogorov-Smirnov at false-alarm 1e-4. Half the noise or no noise fails."""
+    rng = np.random.default_rng(11)
+    X = ht.heavy_tailed_data(60, 20, 3, rng)
+    z = []
+    for _ in range(600):
+        if estimator == "cdpcwme":
+            r = ht.cdpcwme(X, 0.5, 10.0, 0.5, rng, calibration=calibration)
+        elif estimator == "dpcwme":
+            r = ht.dpcwme(X, 0.5, 10.0, 0.5, rng, calibration=calibration)
+        else:
+            r = ht.cdpnsme(X, 0.5, 10.0, rng, calibration=calibration, c=0.3)
+        z.append((r.estimate - r.non_private) / r.noise_scale)
+        assert len(r.ledger) == 1
+        event = r.ledger.events[0]
+        assert event.noise_scale == r.noise_scale and event.sensitivity == r.sensitivity
+    z = np.concatenate(z)
+    law = stats.laplace if estimator == "dpcwme" else stats.norm
+    assert stats.kstest(z, law.cdf).pvalue > 1e-4
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 4.1 noise")
+def test_noise_scales_equal_independent_formulas():
+    n, d, tau, rho, beta = 240, 3, 12.0, 0.7, 0.2
+    X = np.zeros((n, d))
+    m = math.ceil(4 * math.log(2 * d / beta))
+    b = n // m
+    rng = np.random.default_rng(0)
+    assert ht.cdpcwme(X, rho, tau, beta, rng).noise_scale == pytest.approx(
+        math.sqrt(1152 * tau**2 * d * math.log(2 * d / beta) ** 2 / (rho * n * n)), rel=1e-14)
+    cert = ht.cdpcwme(X, rho, tau, beta, rng, calibration="certified")
+    assert cert.sensitivity == pytest.approx(6 * tau * math.sqrt(d) / b, rel=1e-14)
+    assert cert.noise_scale == pytest.approx(6 * tau * math.sqrt(d) / b / math.sqrt(2 * rho), rel=1e-12)
+    lap = ht.dpcwme(X, rho, tau, beta, rng, calibration="certified")
+    assert lap.noise_scale == pytest.approx(6 * tau * d / b / rho, rel=1e-12)
+    S = (2 * math.sqrt(2) / 3) * (1 - 2 * stats.norm.cdf(-1 / math.sqrt(0.2)))
+    ns = ht.cdpnsme(X, rho, tau, rng, c=0.2, calibration="certified")
+    assert ns.sensitivity == pytest.approx(2 * S * tau * math.sqrt(d) / n, rel=1e-12)
+    assert ns.noise_scale == pytest.approx(2 * S * tau * math.sqrt(d) / n / math.sqrt(2 * rho), rel=1e-12)
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 4.1")
+def test_theorem_4_1_explicit_bound_holds_and_bites():
+    """Non-private part with the proof's constants (C = 14): failure rate of
+    ||mu_hat - mu|| > sqrt(d)(10 sqrt(m/n) + 3 (14/tau)^(k-1)) at most beta/2 (binomial limit, false alarm
+    1e-6, 300 runs); the bound is below the trivial bound sqrt(d)(3 tau + R) (mu_hat in the clip box)."""
+    n, d, k, tau, beta = 2000, 4, 3.0, 60.0, 0.2
+    m = ht.bucket_count(d, beta)
+    mu = np.array([1.0, -2.0, 0.5, 3.0])
+    bound = math.sqrt(d) * (10 * math.sqrt(m / n) + 3 * (14 / tau) ** (k - 1))
+    from reference.audit.standards import assert_bound_bites
+    assert_bound_bites(bound, math.sqrt(d) * (3 * tau + float(np.linalg.norm(mu))), what="Theorem 4.1")
+    rng = np.random.default_rng(5)
+    fails = 0
+    R = 300
+    for r in range(R):
+        X = ht.heavy_tailed_data(n, d, k, rng, mu=mu, distribution="lomax", correlated=bool(r % 2))
+        fails += np.linalg.norm(ht.high_dimensional_mean(X, tau, beta) - mu) > bound
+    assert fails <= stats.binom.ppf(1 - 1e-6, R, beta / 2)
+    # the chi-square tail of the noise part, exactly: P(||N|| >= 2 sigma (sqrt d + sqrt(ln 1/beta))) <= beta/2
+    for dd in (1, 4, 100):
+        thr = 4 * (math.sqrt(dd) + math.sqrt(math.log(1 / beta))) ** 2
+        assert stats.chi2.sf(thr, dd) <= beta / 2
