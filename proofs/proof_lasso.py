@@ -27,7 +27,15 @@ from hypothesis import strategies as st
 
 from reference.algorithms import lasso
 
-mpmath.mp.dps = 50
+DPS = 50
+
+
+@pytest.fixture(autouse=True)
+def _precision():
+    """Every check here runs at 50 digits, set for the test only (no global precision: the suite
+    passes in any order)."""
+    with mpmath.workdps(DPS):
+        yield
 
 
 def def_2_1_ratio(X, y, t1, t2, gamma):
@@ -171,3 +179,25 @@ def test_normalised_lower_bound_is_order_one_over_n_log_n_to_two_thirds():
     assert all(a < b for a, b in zip(grid, grid[1:]))
     # ratio(mpf(10)**40) at dps 50 = 2.0573222296...; 3^(2/3) = mpmath.cbrt(9) = 2.0800838230519...
     assert grid[-1] < mpmath.cbrt(9) and ratio(mpmath.mpf(10) ** 40) > 2.057
+
+
+# ---------------------------------------------------------------------------
+# lasso-E06: Corollary 2.7's log(np/delta) against Theorem 2.5's log(n|S|) sqrt(log(1/delta))
+
+
+def e06_ratio(np_, delta):
+    """log(np) sqrt(log(1/delta)) / log(np/delta)."""
+    np_, delta = mpmath.mpf(np_), mpmath.mpf(delta)
+    return mpmath.log(np_) * mpmath.sqrt(mpmath.log(1 / delta)) / mpmath.log(np_ / delta)
+
+
+def test_corollary_2_7_log_is_not_theorem_2_5s():
+    """With delta = 1/(np) the ratio is exactly sqrt(log(np))/2, unbounded as np grows: Theorem 2.5's factor is
+    not O(log(np/delta)). The witness the erratum used to give (delta -> 0 at fixed np) sends the ratio to 0."""
+    for k in (2, 6, 20, 100, 400):
+        N = mpmath.mpf(10) ** k
+        assert abs(e06_ratio(N, 1 / N) - mpmath.sqrt(mpmath.log(N)) / 2) < mpmath.mpf(10) ** -40
+    grows = [e06_ratio(mpmath.mpf(10) ** k, mpmath.mpf(10) ** -k) for k in (2, 20, 200, 2000)]
+    assert all(a < b for a, b in zip(grows, grows[1:])) and grows[-1] > 30
+    shrinks = [e06_ratio(100, mpmath.mpf(10) ** -k) for k in (10, 1000, 10**6)]
+    assert all(a > b for a, b in zip(shrinks, shrinks[1:])) and shrinks[-1] < 0.01

@@ -309,3 +309,81 @@ def test_complex_data_and_an_absurd_horizon_are_refused():
         lasso.private_lasso(X, np.zeros(3), 1.0, 1e-5, np.random.default_rng(0), T=2)
     with pytest.raises(ParameterError, match="^T must satisfy"):
         lasso.private_lasso(np.zeros((3, 2)), np.zeros(3), 1e300, 1e-5, np.random.default_rng(0))
+
+
+# ---------------------------------------------------------------------------
+# Fidelity to the paper (issue 9): one switch for every printed choice, line comments, big horizons
+
+
+@pytest.mark.parametrize("n, eps", [(1000, 1.0), (500, 8.0), (37, 0.3)])
+def test_paper_calibration_reproduces_every_printed_choice_of_section_2_2(n, eps):
+    """calibration="paper" alone gives T of Theorem 2.5 with §2.2's Gamma = 4 (via Remark 1) and
+    L_1 ||C||_1 = 4, i.e. T = ceil((n eps)^(2/3)), and line 3's lambda; "certified" gives the exact
+    Gamma = 8 (T = ceil((2 n eps)^(2/3))) and the accountant's lambda. gamma= overrides either."""
+    X, y = make(n, 3, 1)
+    paper = lasso.private_lasso(X, y, eps, 1e-6, np.random.default_rng(0), keep_iterates=False)
+    T_printed = math.ceil((n * eps) ** (2 / 3) - 1e-9)
+    assert paper.T == T_printed and paper.gamma == "paper"
+    assert paper.noise_scale == pytest.approx(4 * math.sqrt(8 * T_printed * math.log(1e6)) / (n * eps), rel=1e-13)
+    cert = lasso.private_lasso(X, y, eps, 1e-6, np.random.default_rng(0), calibration="certified",
+                               keep_iterates=False)
+    assert cert.T == math.ceil((2 * n * eps) ** (2 / 3) - 1e-9) and cert.gamma == "exact"
+    assert cert.certified_epsilon <= eps
+    override = lasso.private_lasso(X, y, eps, 1e-6, np.random.default_rng(0), gamma="exact", keep_iterates=False)
+    assert override.T == cert.T and override.calibration == "paper"
+
+
+def test_private_lasso_line_comments_follow_algorithm_2():
+    """The traceability rows of private_lasso name Algorithm 2's lines in order, none that the paper
+    does not have (no line 0), and the loop's own lines 1-6 in order."""
+    from reference.claims import project_root
+    from reference.traceability import algorithm_lines
+
+    rows = algorithm_lines("reference.algorithms.lasso:private_lasso", project_root())
+    labels = [r[0] for r in rows]
+    assert labels == ["1", "2-6"], labels
+    loop = [r[0] for r in algorithm_lines("reference.algorithms.frank_wolfe:private_frank_wolfe_polytope",
+                                          project_root())]
+    assert loop == ["1", "2", "3", "4", "5", "6"], loop
+    texts = " ".join(r[1] for r in algorithm_lines("reference.algorithms.frank_wolfe:private_frank_wolfe_polytope",
+                                                   project_root()))
+    assert "alpha_s" in texts and "argmin_{s in S} alpha_s" in texts
+
+
+def test_a_horizon_too_large_for_memory_is_refused_naming_T_and_the_memory():
+    """private_lasso(T=10**12) ends in an error naming T and the memory its records need (it used to
+    be numpy's MemoryError); keep_iterates=False stores no (T, p) iterates at all."""
+    X, y = make(10, 3, 0)
+    with pytest.raises(ParameterError, match=r"T = 1000000000000 steps at p = 3 need .*TiB") as info:
+        lasso.private_lasso(X, y, 1.0, 1e-6, np.random.default_rng(0), T=10**12)
+    assert "keep_iterates=False" in str(info.value)
+    with pytest.raises(ParameterError, match=r"^T must satisfy"):
+        lasso.private_lasso(X, y, 1.0, 1e-6, np.random.default_rng(0), T=10**12, keep_iterates=False)
+    # what each choice stores: 16 bytes a step without iterates, 16 (p + 1) with them
+    assert fw.record_bytes(10**6, 10**4, False) == 16 * 10**6
+    assert fw.record_bytes(10**6, 10**4, True) == 16 * (10**4 + 1) * 10**6
+    fw.check_horizon_fits(10**6, 10**4, False, memory=10**9)
+    with pytest.raises(ParameterError, match="160 GiB|149 GiB"):
+        fw.check_horizon_fits(10**6, 10**4, True, memory=10**9)
+    res = lasso.private_lasso(X, y, 1.0, 1e-6, np.random.default_rng(0), T=50, keep_iterates=False)
+    assert res.iterates is None and res.selected_index.shape == (49,)
+
+
+def test_step_sizes_are_named_by_the_formula_each_paper_prints():
+    T = 7
+    t = np.arange(1, T)
+    assert np.array_equal(fw.step_size_schedule("2/(t+2)", T), 2 / (t + 2))
+    assert np.array_equal(fw.step_size_schedule("paper", T), fw.step_size_schedule("2/(t+2)", T))
+    assert np.array_equal(fw.step_size_schedule("1/(T+2)", T), np.full(T - 1, 1 / (T + 2)))
+    assert np.array_equal(fw.step_size_schedule("1/T", T), np.full(T - 1, 1 / T))
+    assert np.array_equal(fw.step_size_schedule("2/(t+1)", T), 2 / (t + 1))
+
+
+def test_lower_bound_citations_name_the_right_erratum():
+    """hard_instance's n = k + w item is lasso-E07 (it cited E08, the Gaussian-noise erratum)."""
+    from reference.claims import project_root
+
+    assert "lasso-E07" in lasso.hard_instance.__doc__ and "lasso-E08" not in lasso.hard_instance.__doc__
+    errata = (project_root() / "docs" / "errata.md").read_text(encoding="utf-8")
+    section = errata[errata.index("### lasso-E07"):errata.index("### lasso-E08")]
+    assert "n = w + wp" in section
