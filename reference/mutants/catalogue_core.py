@@ -519,7 +519,7 @@ MUTANTS = (
         file=MECH,
         find='_record(ledger, MechanismEvent("gaussian", sensitivity=sensitivity, norm="l2"',
         replace='_record(ledger, MechanismEvent("gaussian", sensitivity=sensitivity / 2, norm="l2"',
-        checks=(f"{T_MECH}::test_additive_noise_moves_output_by_exactly_the_data_change",),
+        checks=(f"{T_MECH}::test_additive_mechanisms_record_the_sensitivity_they_were_called_with",),
     ),
     Mutant(
         id="core-M58", target="core:binary_tree", bug_class="sensitivity",
@@ -562,7 +562,7 @@ MUTANTS = (
         file=MECH,
         find='_record(ledger, MechanismEvent("laplace", sensitivity=sensitivity, norm="l1"',
         replace='_record(ledger, MechanismEvent("laplace", sensitivity=sensitivity / 2, norm="l1"',
-        checks=(f"{T_MECH}::test_additive_noise_moves_output_by_exactly_the_data_change",
+        checks=(f"{T_MECH}::test_additive_mechanisms_record_the_sensitivity_they_were_called_with",
                 f"{T_CORE_CASES}::test_laplace_mechanism_audit"),
     ),
 )

@@ -129,6 +129,24 @@ def test_additive_noise_moves_output_by_exactly_the_data_change(mechanism, norm,
     assert np.linalg.norm(w - v, ord=norm) <= e.sensitivity
 
 
+@pytest.mark.claim("core:Mechanism ledger events")
+def test_additive_mechanisms_record_the_sensitivity_they_were_called_with():
+    """Deterministic: the event carries the caller's sensitivity and scale, so the accountant certifies the
+    call as it was made (Gaussian: mu = 0.7 / 2; Laplace: eps = 0.9 / 0.3)."""
+    from reference.privacy.accounting import certify, event_epsilon, gaussian_epsilon
+
+    ledger = Ledger()
+    gaussian_mechanism(np.zeros(2), 0.7, 2.0, np.random.default_rng(0), ledger=ledger)
+    (event,) = ledger.events
+    assert (event.kind, event.sensitivity, event.noise_scale) == ("gaussian", 0.7, 2.0)
+    assert certify(ledger, 1e-6).epsilon == pytest.approx(gaussian_epsilon(1e-6, 0.35), rel=1e-12)
+    ledger = Ledger()
+    laplace_mechanism(np.zeros(2), 0.9, 0.3, np.random.default_rng(0), ledger=ledger)
+    (event,) = ledger.events
+    assert (event.kind, event.sensitivity, event.noise_scale) == ("laplace", 0.9, 0.3)
+    assert event_epsilon(event) == pytest.approx(3.0, rel=1e-15)
+
+
 def test_scalar_value_returns_a_float():
     assert isinstance(gaussian_mechanism(1.0, 1.0, 1.0, np.random.default_rng(0)), float)
     assert isinstance(laplace_mechanism(1.0, 1.0, 1.0, np.random.default_rng(0)), float)
