@@ -114,4 +114,23 @@ MUTANTS = (
         checks=(_T + "test_algorithms.py::test_one_record_moves_only_the_iterates_after_its_batch",
                 _T + "test_algorithms.py::test_algorithm1_iterates_are_the_closed_form_entropic_steps"),
     ),
+    Mutant(
+        id="saddle_point-M16", target="saddle_point:Algorithm 4", bug_class="sensitivity",
+        description="the score sensitivity of the selection halved (2 B0 / m: one of the gap's two terms forgotten)",
+        file=_ALG, find="sens_s = 4.0 * B0 / m", replace="sens_s = 2.0 * B0 / m",
+        checks=(_T + "test_boosting.py::test_selection_law_is_the_exponential_mechanism_with_sensitivity_4_B0_over_m",),
+    ),
+    Mutant(
+        id="saddle_point-M17", target="saddle_point:Algorithm 4", bug_class="exp-mech-factor",
+        description="the selection sampled with the monotone form exp(eps s / Delta) (the factor 2 lost)",
+        file=_ALG, find="i_star = exponential_mechanism(-scores, sens_s, epsilon, rng, ledger=ledger,",
+        replace="i_star = exponential_mechanism(-scores, sens_s, epsilon, rng, ledger=ledger, monotone=True,",
+        checks=(_T + "test_boosting.py::test_selection_law_is_the_exponential_mechanism_with_sensitivity_4_B0_over_m",),
+    ),
+    Mutant(
+        id="saddle_point-M18", target="saddle_point:Algorithm 4", bug_class="data-use",
+        description="the Algorithm 3 parts overlap (each starts half a part after the previous)",
+        file=_ALG, find="        start += size3", replace="        start += size3 // 2",
+        checks=(_T + "test_boosting.py::test_parts_are_disjoint_and_sized_as_line_2",),
+    ),
 )
