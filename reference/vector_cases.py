@@ -129,3 +129,74 @@ CASES += [
     )
     for geometry in ("l1-lq", "l2-euclidean") for calibration in ("paper", "certified")
 ]
+
+
+# ---- saddle_point (Algorithms 1, 3, 5 as reconstructed; docs/saddle_point.md)
+
+def _records(data) -> np.ndarray:
+    """Record indices as integers (vectors carry them through JSON as numbers)."""
+    arr = np.asarray(data, dtype=float)
+    if not np.all(arr == np.round(arr)):
+        from .errors import ParameterError
+
+        raise ParameterError("data", "integer record indices", "non-integers")
+    return arr.astype(np.intp)
+
+
+def saddle_point_matrix_game(atoms, data, epsilon, delta, T, K, calibration, rng):
+    """saddle_point Algorithm 1 on the bilinear game x^T A_z y (records index ``atoms``); returns (x, y) stacked."""
+    from .algorithms import saddle_point as sp
+
+    res = sp.private_smd_vertices(sp.QuadraticSaddle(atoms, _records(data)), epsilon, delta, rng, T=T, K=K,
+                                  calibration=calibration, keep_iterates=False)
+    return np.r_[res.x, res.y]
+
+
+def saddle_point_bias_reduced(atoms, data, epsilon, delta, B, calibration, rng):
+    """saddle_point Algorithm 3 (with Algorithm 2) on the bilinear game; returns (x, y) stacked."""
+    from .algorithms import saddle_point as sp
+
+    res = sp.private_smd_bias_reduced(sp.QuadraticSaddle(atoms, _records(data)), epsilon, delta, rng, B=B,
+                                      calibration=calibration, keep_iterates=False)
+    return np.r_[res.x, res.y]
+
+
+def saddle_point_sco(a, b, epsilon, delta, K, tau, calibration, rng):
+    """saddle_point Algorithm 5 on (1/2)(<a_i, x> - b_i)^2 over the simplex; returns the K-vertex output."""
+    from .algorithms import saddle_point as sp
+
+    return sp.private_sco_anytime(sp.SimplexLeastSquares(a, b), epsilon, delta, rng, K=K, tau=tau,
+                                  calibration=calibration, keep_iterates=False).x
+
+
+def _game_kwargs(n: int) -> dict:
+    gen = np.random.default_rng(41)
+    return {"atoms": gen.uniform(-1.0, 1.0, size=(3, 3, 2)), "data": gen.integers(0, 3, size=n)}
+
+
+_VC = "reference.vector_cases"
+
+CASES += [
+    VectorCase(
+        algorithm="saddle_point:Algorithm 1", name=f"{calibration}-game3x2-n60-T20",
+        reference=f"{_VC}:saddle_point_matrix_game",
+        make_kwargs=(lambda c=calibration: {**_game_kwargs(60), "epsilon": 4.0, "delta": 1e-3, "T": 20, "K": 2,
+                                            "calibration": c}),
+        seed=51, array_args=("atoms", "data"), statistic=lambda out: float(np.asarray(out)[0]), n_runs=300,
+    )
+    for calibration in ("paper", "certified")
+] + [
+    VectorCase(
+        algorithm="saddle_point:Algorithm 3", name="paper-game3x2-n256-B2",
+        reference=f"{_VC}:saddle_point_bias_reduced",
+        make_kwargs=lambda: {**_game_kwargs(256), "epsilon": 4.0, "delta": 1e-3, "B": 2, "calibration": "paper"},
+        seed=52, array_args=("atoms", "data"), statistic=lambda out: float(np.asarray(out)[0]), n_runs=300,
+    ),
+    VectorCase(
+        algorithm="saddle_point:Algorithm 5", name="paper-d4-n80-K3-tau5", reference=f"{_VC}:saddle_point_sco",
+        make_kwargs=lambda: {"a": np.random.default_rng(43).uniform(-1, 1, (80, 4)),
+                             "b": np.random.default_rng(44).uniform(-1, 1, 80), "epsilon": 2.0, "delta": 1e-3,
+                             "K": 3, "tau": 5, "calibration": "paper"},
+        seed=53, array_args=("a", "b"), statistic=lambda out: float(np.asarray(out)[0]), n_runs=300,
+    ),
+]
