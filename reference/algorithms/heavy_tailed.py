@@ -62,6 +62,7 @@ __all__ = [
     "schedule_cor42", "schedule_thm52", "schedule_thm55", "schedule_thm57", "schedule_thmB8",
     "schedule_remark53", "student_t_abs_moment", "lomax_abs_moment", "heavy_tailed_data",
     "squared_loss_gradients", "squared_loss_excess_risk", "check_moment_order", "check_rho",
+    "packing_code", "packing_weight", "packing_law", "fano_cdp_bound",
 ]
 
 CALIBRATIONS = ("paper", "certified")
@@ -878,6 +879,74 @@ def heavy_tailed_data(n: int, d: int, k: float, rng: np.random.Generator, *, mu=
 
 
 # ---------------------------------------------------------------------------
+# Lower-bound instances (Section 6, Appendix B.7-B.10), with the typos of heavy_tailed-E09 resolved
+
+
+def packing_code(d: int, rng: np.random.Generator, *, size: int | None = None, max_tries: int = 200_000) -> np.ndarray:
+    """A constant-weight code V in {0,1}^d: every word has weight d/2, pairwise Hamming distance >= d/8, and
+    |V| >= 2^(d/8) words (the Gilbert-Varshamov packing of [ASZ21] Lemma 6 that Lemma 6.3 and Theorem 6.4 use;
+    the paper's "nu in {+-1}^d with ||nu||_1 = d/2" read as {0,1}^d, heavy_tailed-E09). Random greedy: draw
+    weight-d/2 words, keep those far from every kept one. d must be a multiple of 8."""
+    d = check_int(d, "d", 8)
+    if d % 8:
+        raise ParameterError("d", "a multiple of 8 (weight d/2, distance d/8, size 2^(d/8))", d)
+    rng = check_rng(rng)
+    want = max(2, math.ceil(2.0 ** (d / 8))) if size is None else check_int(size, "size", 1)
+    words: list[np.ndarray] = []
+    for _ in range(max_tries):
+        w = np.zeros(d, dtype=np.int64)
+        w[rng.choice(d, d // 2, replace=False)] = 1
+        if all(int(np.sum(w != v)) >= d // 8 for v in words):
+            words.append(w)
+            if len(words) >= want:
+                return np.array(words)
+    raise ParameterError("size", f"a code the random greedy search finds in {max_tries} tries", want)
+
+
+def packing_weight(n: int, d: int, *, rho: float | None = None, epsilon: float | None = None,
+                   c0: float = 1.0) -> float:
+    """p of the packing Q_nu: min(1, c0 sqrt(d) / (n sqrt(rho))) for rho-zCDP, min(1, c0 d / (n eps)) for eps-DP
+    (proofs of Lemma 6.3 / Theorem 6.4 with c0 = 1; Fano's private term needs c0 < 1, heavy_tailed-E11)."""
+    n, d = check_int(n, "n", 1), check_int(d, "d", 1)
+    c0 = check_positive(c0, "c0")
+    if (rho is None) == (epsilon is None):
+        raise ParameterError("rho/epsilon", "exactly one of rho and epsilon", (rho, epsilon))
+    if rho is not None:
+        return min(1.0, c0 * math.sqrt(d) / (n * math.sqrt(check_rho(rho))))
+    return min(1.0, c0 * d / (n * check_epsilon(epsilon)))
+
+
+def packing_law(nu, p: float, k: float) -> tuple[np.ndarray, np.ndarray]:
+    """Q_nu = (1 - p) delta_0 + p delta_{p^(-1/k) nu} ([BD14] Prop. 4 as used in Lemma 6.3): the two atoms
+    (rows) and their probabilities. Its mean is p^((k-1)/k) nu; every coordinate's central k-th absolute moment
+    is (1 - p)(p^(k-1) + (1 - p)^(k-1)) <= 1 on the support of nu and 0 elsewhere."""
+    nu = np.asarray(nu, dtype=float)
+    p = check_probability(p, "p", open_interval=False)
+    k = check_moment_order(k)
+    if p == 0:
+        raise ParameterError("p", "0 < p <= 1", p)
+    return np.vstack([np.zeros_like(nu), p ** (-1.0 / k) * nu]), np.array([1.0 - p, p])
+
+
+def fano_cdp_bound(r: float, num_hyp: int, tv_alpha: float, kl_product: float, rho: float, n: int) -> float:
+    """Theorem 1.4 (CDP Fano): (r/2) max{1 - (KL + log 2)/log M, 1 - (rho (n^2 a^2 + n a (1 - a)) + log 2)/log M}
+    with a = tv_alpha the pairwise TV bound of the single-sample laws and ``kl_product`` the KL between the
+    n-fold products (heavy_tailed-E10: the paper's beta must bound the product KL); n^2 a^2 + n a (1 - a) is
+    E[Bin(n, a)^2], the expected squared Hamming distance of the coupled samples."""
+    r = check_positive(r, "r")
+    M = check_int(num_hyp, "num_hyp", 2)
+    a = check_probability(tv_alpha, "tv_alpha", open_interval=False)
+    kl = float(kl_product)
+    if not (math.isfinite(kl) and kl >= 0):
+        raise ParameterError("kl_product", "a finite KL >= 0", kl_product)
+    rho, n = check_rho(rho), check_int(n, "n", 1)
+    logM = math.log(M)
+    classical = 1.0 - (kl + math.log(2.0)) / logM
+    private = 1.0 - (rho * (n * n * a * a + n * a * (1.0 - a)) + math.log(2.0)) / logM
+    return 0.5 * r * max(classical, private)
+
+
+# ---------------------------------------------------------------------------
 # Registry
 
 ALGORITHMS = (
@@ -972,6 +1041,21 @@ CLAIMS = (
           "E|T_nu|^k = nu^(k/2) Gamma((k+1)/2) Gamma((nu-k)/2) / (sqrt(pi) Gamma(nu/2)), symmetrised Lomax "
           "Gamma(k+1) Gamma(alpha-k)/Gamma(alpha), centred Lomax by quadrature (mpmath).",
           "heavy_tailed Definition 2.11"),
+    Claim("heavy_tailed:Lemma 6.3 packing", "lower-bound",
+          "The packing of Lemma 6.3 / Theorem 6.4: a code of >= 2^(d/8) words of weight d/2 in {0,1}^d at pairwise "
+          "Hamming distance >= d/8; Q_nu = (1-p) delta_0 + p delta_(p^(-1/k) nu) has coordinate k-th central moments "
+          "(1-p)(p^(k-1) + (1-p)^(k-1)) <= 1, mean norm p^((k-1)/k) sqrt(d/2), pairwise mean distances >= half that, "
+          "and pairwise total variation exactly p.", "heavy_tailed Lemma 6.3, Appendix B.8-B.9 ([BD14], [ASZ21] Lemma 6)"),
+    Claim("heavy_tailed:Theorem 1.4", "lower-bound",
+          "The CDP Fano bound uses E[Bin(n, a)^2] = n^2 a^2 + n a (1 - a) (exact) and decreases in rho, n and a; with "
+          "the proofs' weight p = sqrt(d)/(n sqrt(rho)) (c0 = 1) its private term is negative (rho n^2 p^2 = d > "
+          "(d/8) ln 2 = log |V|), so a constant c0 < 1 is needed; c0 = 0.2 gives a positive term at d = 64, rho = 1.",
+          "heavy_tailed Theorem 1.4 and Appendix B.10", "derived"),
+    Claim("heavy_tailed:Theorem 6.4 instance", "lower-bound",
+          "For l(w, x) = -<w, x> on the unit ball and mean mu_nu, w_nu = mu_nu/||mu_nu|| minimises the population "
+          "risk, L(w) - L(w_nu) = ||mu_nu|| (1 - <w, w_nu>) >= ||mu_nu|| ||w - w_nu||^2 / 2 (B.9 (14)), and "
+          "||w_nu - w_nu'|| >= 1/2 on the code; for l = ||w - x||^2/2 the excess risk is ||w - mu||^2/2 (Lemma 6.2).",
+          "heavy_tailed Lemma 6.2, Theorem 6.4, Appendix B.9"),
     Claim("heavy_tailed:Bad input", "invariant",
           "k <= 1, rho <= 0, eps <= 0, beta outside (0,1), tau <= 0, c <= 0, non-finite or mis-shaped data, and "
           "n below the bucket count (the error names the constraint and the smallest n that works) are refused; "

@@ -119,4 +119,17 @@ MUTANTS = (
         replace="out[small] = first + third / 6.0 + tails[small]",
         checks=(f"{PROOF}::test_closed_form_agrees_with_quadrature",),
     ),
+    Mutant(
+        id="heavy_tailed-M15", target="heavy_tailed:Theorem 1.4", bug_class="composition",
+        description="the CDP Fano term with n a^2 instead of n^2 a^2 (the squared Hamming distance misread)",
+        file=F, find="rho * (n * n * a * a + n * a * (1.0 - a))", replace="rho * (n * a * a + n * a * (1.0 - a))",
+        checks=("tests/heavy_tailed/test_lower_bound.py::test_expected_squared_hamming_is_the_binomial_second_moment",),
+    ),
+    Mutant(
+        id="heavy_tailed-M16", target="heavy_tailed:Lemma 6.3", bug_class="noise-law",
+        description="the packing's far atom at p^(-1) nu instead of p^(-1/k) nu (moment bound broken)",
+        file=F, find="np.vstack([np.zeros_like(nu), p ** (-1.0 / k) * nu])",
+        replace="np.vstack([np.zeros_like(nu), p ** (-1.0) * nu])",
+        checks=("tests/heavy_tailed/test_lower_bound.py::test_packing_law_facts",),
+    ),
 )
