@@ -200,3 +200,99 @@ CASES += [
         seed=53, array_args=("a", "b"), statistic=lambda out: float(np.asarray(out)[0]), n_runs=300,
     ),
 ]
+
+
+# ---- heavy_tailed (docs/heavy_tailed.md)
+
+def heavy_tailed_algorithm3(X, tau, beta, rng):
+    """heavy_tailed Algorithm 3 (non-private, deterministic; ``rng`` is accepted and not used)."""
+    from .algorithms import heavy_tailed as ht
+
+    return ht.high_dimensional_mean(X, tau, beta)
+
+
+def heavy_tailed_scof(X, eta, T, radius, tau, beta, mode, rng):
+    """heavy_tailed Algorithm 1 on l(w, x) = ||w - x||^2 / 2 over the l2 ball of ``radius``, with the
+    non-private Algorithm 3 as MeanOracle; returns w_priv."""
+    from .algorithms import heavy_tailed as ht
+    from .geometry.sets import L2Ball
+
+    X = np.asarray(X, dtype=float)
+
+    def oracle(G, r, ledger):
+        return ht.high_dimensional_mean(G, tau, beta)
+
+    return ht.scof(X, ht.squared_loss_gradients, L2Ball(X.shape[1], radius), eta, T, oracle, rng, mode=mode).w_priv
+
+
+def heavy_tailed_cdp_sco(X, rho, T, eta, radius, tau, beta, c, oracle, mode, calibration, rng):
+    """heavy_tailed Algorithm 2 on l(w, x) = ||w - x||^2 / 2 over the l2 ball of ``radius``; returns w_priv."""
+    from .algorithms import heavy_tailed as ht
+    from .geometry.sets import L2Ball
+
+    X = np.asarray(X, dtype=float)
+    return ht.cdp_sco(X, ht.squared_loss_gradients, L2Ball(X.shape[1], radius), rho, T, eta, rng, oracle=oracle,
+                      tau=tau, beta=beta, c=c, calibration=calibration, mode=mode).w_priv
+
+
+def _ht_data(n: int, d: int, seed: int) -> np.ndarray:
+    gen = np.random.default_rng(seed)
+    return 0.3 + gen.standard_t(3.5, size=(n, d))        # heavy-tailed, a few records beyond 3 tau
+
+
+_HT = "reference.algorithms.heavy_tailed"
+
+
+def _first(out) -> float:
+    return float(np.asarray(out)[0])
+
+
+CASES += [
+    VectorCase(
+        algorithm="heavy_tailed:Algorithm 3", name="n90-d3-tau2-beta0.2", reference=f"{_VC}:heavy_tailed_algorithm3",
+        make_kwargs=lambda: {"X": _ht_data(90, 3, 61), "tau": 2.0, "beta": 0.2},
+        seed=60, array_args=("X",),
+    ),
+    VectorCase(
+        algorithm="heavy_tailed:Algorithm 1", name="strongly-convex-n120-d2-T4", reference=f"{_VC}:heavy_tailed_scof",
+        make_kwargs=lambda: {"X": _ht_data(120, 2, 62), "eta": 0.5, "T": 4, "radius": 5.0, "tau": 2.0, "beta": 0.5,
+                             "mode": "strongly_convex"},
+        seed=61, array_args=("X",),
+    ),
+] + [
+    VectorCase(
+        algorithm="heavy_tailed:CDPCWME", name=f"{calibration}-n200-d2", reference=f"{_HT}:cdpcwme",
+        make_kwargs=(lambda c=calibration: {"X": _ht_data(200, 2, 63), "rho": 2.0, "tau": 3.0, "beta": 0.2,
+                                            "calibration": c}),
+        seed=62, array_args=("X",), output=lambda r: r.estimate, statistic=_first, n_runs=600,
+    )
+    for calibration in ("paper", "certified")
+] + [
+    VectorCase(
+        algorithm="heavy_tailed:DPCWME", name=f"{calibration}-n200-d2", reference=f"{_HT}:dpcwme",
+        make_kwargs=(lambda c=calibration: {"X": _ht_data(200, 2, 64), "epsilon": 2.0, "tau": 3.0, "beta": 0.2,
+                                            "calibration": c}),
+        seed=63, array_args=("X",), output=lambda r: r.estimate, statistic=_first, n_runs=600,
+    )
+    for calibration in ("paper", "certified")
+] + [
+    VectorCase(
+        algorithm="heavy_tailed:Algorithm 4", name=f"{calibration}-c0.3-n200-d2", reference=f"{_HT}:cdpnsme",
+        make_kwargs=(lambda c=calibration: {"X": _ht_data(200, 2, 65), "rho": 2.0, "tau": 3.0, "c": 0.3,
+                                            "calibration": c}),
+        seed=64, array_args=("X",), output=lambda r: r.estimate, statistic=_first, n_runs=600,
+        rtol=1e-10, atol=1e-12,     # psi_c: closed form / quadrature, a port agrees to rounding
+    )
+    for calibration in ("paper", "certified")
+] + [
+    VectorCase(
+        algorithm="heavy_tailed:Algorithm 2", name=f"{oracle}-{mode}-{calibration}-n240-d2",
+        reference=f"{_VC}:heavy_tailed_cdp_sco",
+        make_kwargs=(lambda o=oracle, m=mode, c=calibration: {
+            "X": _ht_data(240, 2, 66), "rho": 4.0, "T": 4, "eta": 0.5, "radius": 5.0, "tau": 3.0, "beta": 0.5,
+            "c": 1.0, "oracle": o, "mode": m, "calibration": c}),
+        seed=65, array_args=("X",), statistic=_first, n_runs=250, rtol=1e-10, atol=1e-12,
+    )
+    for oracle, mode, calibration in (("cwme", "convex", "certified"), ("cwme", "strongly_convex", "paper"),
+                                      ("nsme", "convex", "certified"))
+]
