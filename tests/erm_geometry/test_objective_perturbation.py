@@ -84,6 +84,11 @@ def test_ledger_records_what_is_claimed_and_by_whom():
                                         calibration=calibration)
         (ev,) = res.ledger.events
         assert ev.epsilon == 1.0 and ev.delta == 1e-3
+        assert ev.sensitivity == pytest.approx(2 * 2.0 / N_REC, rel=1e-15)   # replace-one: 2L/n
+        # line 2's noise: the printed variance 2 L^2 log(1/delta)/(n eps)^2, or KST12's
+        # L^2 (8 log(2/delta) + 4 eps)/(n eps)^2 ([37], Theorem 2 in averaged form)
+        variance = (2 * math.log(1e3) if calibration == "paper" else 8 * math.log(2e3) + 4) * 4.0 / N_REC ** 2
+        assert res.sigma == pytest.approx(math.sqrt(variance), rel=1e-14)
         assert ("refuted" in ev.label) == (calibration == "paper")
         # The printed noise is refuted: its ledger must never certify; KST12's noise is proved.
         certificate = certify(res.ledger, 2e-3)   # a target delta above the event's own 1e-3
