@@ -221,15 +221,15 @@ MUTANTS = (
     Mutant(
         id="erm_geometry-M26", target="erm_geometry:Algorithm 4", bug_class="selection",
         description="the noisy scores are drawn (and recorded) but the loop steps to the exact argmin",
-        file=_FW, find="index = int(index)",
-        replace="index = int(np.argmin(scores))",
+        file=_FW, find="vertex = S.vertex(index)",
+        replace="vertex = S.vertex(int(np.argmin(scores)))",
         checks=(_LAW4,), fast=True,
     ),
     Mutant(
         id="erm_geometry-M27", target="erm_geometry:Algorithm 4", bug_class="noise-not-added",
         description="the noise is not used at the first step (exact argmin at t = 1)",
-        file=_FW, find="index = int(index)",
-        replace="index = int(np.argmin(scores)) if t == 1 else int(index)",
+        file=_FW, find="vertex = S.vertex(index)",
+        replace="vertex = S.vertex(int(np.argmin(scores)) if t == 1 else index)",
         checks=(_LAW4,),
     ),
     Mutant(
@@ -249,8 +249,8 @@ MUTANTS = (
     Mutant(
         id="erm_geometry-M30", target="erm_geometry:Algorithm 4", bug_class="noise-scale",
         description="the loop adds Laplace noise at 0.8 lambda",
-        file=_FW, find="scores, sens, lam, rng, noise=selection",
-        replace="scores, sens, 0.8 * lam, rng, noise=selection",
+        file=_FW, find="index = noisy_argmin(scores, lam, rng, noise=selection",
+        replace="index = noisy_argmin(scores, 0.8 * lam, rng, noise=selection",
         checks=(_SENS4,),
     ),
     # ---------------------------------------------------------------- Algorithm 5

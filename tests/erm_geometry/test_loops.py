@@ -164,7 +164,7 @@ def test_algorithm_4_loop_draws_follow_the_exact_law_of_the_audit(calibration):
                                                 rng=np.random.default_rng(1000 * which + s), calibration=calibration)
                 for s in range(120)]
         assert runs[0].noise_scale == pytest.approx(lam, rel=1e-6)
-        selected = np.array([r.selected_index == 0 for r in runs])
+        selected = np.array([np.asarray(r.selected)[:, 0] > 0 for r in runs])
         p_plus = float(cases._laplace_difference_cdf(-2 * g, lam))
         _per_step_and_count_checks(selected, p_plus, laws[which])
 
@@ -185,7 +185,7 @@ def test_algorithm_4_selection_law_at_a_sensitive_scale(selection):
         res = fw.private_frank_wolfe_polytope(lambda th: np.array([g]), fw.SignedBasis(1, 1.0), np.zeros(1), T,
                                               noise_scale=lam, score_sensitivity=0.1, selection=selection,
                                               rng=np.random.default_rng(s))
-        chosen += int(np.sum(res.selected_index == 0))
+        chosen += int(np.sum(np.asarray(res.selected)[:, 0] > 0))
     N = R * (T - 1)
     assert stats.binom.ppf(2.5e-5, N, p_plus) <= chosen <= stats.binom.isf(2.5e-5, N, p_plus), (chosen / N, p_plus)
 
