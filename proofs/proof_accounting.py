@@ -7,9 +7,12 @@ written from the papers' formulas, independently of reference/privacy/accounting
 
 from __future__ import annotations
 
+import warnings
+
 import mpmath
 import pytest
 
+from reference.errors import PrivacyWarning
 from reference.privacy import accounting as acc
 
 DPS = 50
@@ -90,9 +93,13 @@ def test_classic_calibration_failure_threshold_at_delta_1e5():
         e = mpmath.mpf(j) / 100
         assert profile(e, classic_mu(e, d)) > d
     # the package's float functions see the same boundary
+    # and classic_gaussian_sigma warns (PrivacyWarning, core-A01) exactly where it fails
     for e, fails in ((float(root) * (1 - 1e-9), False), (float(root) * (1 + 1e-9), True), (9.0, True)):
-        sigma = acc.classic_gaussian_sigma(e, 1e-5, 1.0)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            sigma = acc.classic_gaussian_sigma(e, 1e-5, 1.0)
         assert (acc.gaussian_delta(e, 1.0 / sigma) > 1e-5) == fails
+        assert any(issubclass(w.category, PrivacyWarning) for w in caught) == fails
 
 
 # ---------------------------------------------------------------------------

@@ -95,8 +95,19 @@ def check_array(value: object, name: str, ndim: int | None = None, shape: tuple 
     if arr.size == 0 and not allow_empty:
         raise ShapeError(name, "a non-empty array", f"shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise NonFiniteError(name, "finite entries (no NaN or infinity)", "non-finite entries")
+        raise NonFiniteError(name, "finite entries (no NaN or infinity)", non_finite_where(arr, name))
     return arr
+
+
+def non_finite_where(arr: np.ndarray, name: str) -> str:
+    """Where an array's first non-finite entry is, for an error message: ``"X[2, 1] = nan, the first of 3"``."""
+    arr = np.asarray(arr)
+    bad = np.argwhere(~np.isfinite(arr))
+    if not len(bad):
+        return "no non-finite entries"
+    first = tuple(int(i) for i in bad[0])
+    where = f"{name}[{', '.join(map(str, first))}]" if first else name
+    return f"{where} = {float(arr[first])!r}, the first of {len(bad)} non-finite entries"
 
 
 def check_rng(rng: object, name: str = "rng") -> np.random.Generator:

@@ -72,3 +72,22 @@ class NotBuiltError(ReferenceSpecError, LookupError):
         self.paper = paper
         super().__init__(f"paper {paper!r} is not built yet: it has no {what} registered "
                          f"(built: {', '.join(built)})")
+
+
+class PrivacyWarning(UserWarning):
+    """A calibration the package refutes or cannot certify was run.
+
+    Raised (as a warning, so code that reproduces a paper as printed still runs) when an
+    algorithm runs a paper's noise that the package has shown is not (epsilon, delta)-DP or
+    cannot prove to be, or when a privacy precondition cannot be checked. The message names
+    the erratum in docs/errata.md and the certified alternative. To make it an error:
+    ``warnings.simplefilter("error", PrivacyWarning)``.
+    """
+
+
+def warn_privacy(what: str, erratum: str, alternative: str, stacklevel: int = 3) -> None:
+    """Emit a :class:`PrivacyWarning`: ``what`` happened, see ``erratum``, use ``alternative`` instead."""
+    import warnings
+
+    warnings.warn(PrivacyWarning(f"{what} (docs/errata.md {erratum}); the certified alternative: {alternative}"),
+                  stacklevel=stacklevel)

@@ -105,6 +105,22 @@ class LinearModelLoss(ABC):
         G = self.dphi(X @ theta, yv)[:, None] * X
         return G[0] if single else G
 
+    def phi_second(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """phi''(z, y), for losses twice differentiable in z (the others have ``hessian = None``)."""
+        raise ParameterError("loss", "a twice-differentiable loss", self.name)
+
+    def hessian(self, theta: object, x: object, y: object) -> np.ndarray:
+        """phi''(<theta, x>, y) x x^T for one record ((p, p)); rank <= 1.
+
+        Objective perturbation (erm_geometry Algorithm 2) checks its declared lambda_max / lambda_min
+        and KST12's rank condition with it. Losses that are not twice differentiable (hinge, Huber)
+        set ``hessian = None``, and that check then says it cannot run.
+        """
+        theta, X, yv, single = self._inputs(theta, x, y)
+        if not single:
+            raise ShapeError("x", "one record (p,)", f"shape {np.shape(x)}")
+        return float(self.phi_second(X @ theta, yv)[0]) * np.outer(X[0], X[0])
+
     def risk(self, theta: object, X: object, y: object) -> float:
         """(1/n) sum_i phi(<theta, x_i>, y_i)."""
         theta, Xa, yv, _ = self._inputs(theta, X, y)
@@ -198,6 +214,9 @@ class SquaredLoss(LinearModelLoss):
     def dphi(self, z, y):
         return 2.0 * self.scale * (z - y)
 
+    def phi_second(self, z, y):
+        return np.full(np.shape(z), 2.0 * self.scale)
+
     def phi_second_bound(self):
         return 2.0 * self.scale
 
@@ -225,6 +244,9 @@ class LogisticLoss(LinearModelLoss):
     def dphi(self, z, y):
         return -y * special.expit(-y * z)
 
+    def phi_second(self, z, y):
+        return special.expit(z) * special.expit(-z)
+
     def phi_second_bound(self):
         return 0.25
 
@@ -243,6 +265,7 @@ class HingeLoss(LinearModelLoss):
     name = "hinge"
     binary_labels = True
     smooth = False
+    hessian = None          # not twice differentiable: no Hessian to check bounds with
 
     def phi(self, z, y):
         return np.maximum(0.0, 1.0 - y * z)
@@ -266,6 +289,7 @@ class HuberLoss(LinearModelLoss):
     """
 
     name = "huber"
+    hessian = None          # phi'' jumps at |r| = delta: not twice differentiable, as KST12 needs
 
     def __init__(self, delta: float = 1.0):
         self.delta = check_positive(delta, "delta")
@@ -336,6 +360,11 @@ CLAIMS = (
           "the squared, logistic and Huber losses, and a subgradient of the hinge loss (subgradient "
           "inequality), per record and averaged.",
           "elementary calculus"),
+    Claim("core:Loss Hessians", "invariant",
+          "hessian(theta, x, y) = phi''(<theta, x>, y) x x^T is the Jacobian of gradient (finite differences) for "
+          "the squared and logistic losses, has rank <= 1 and top eigenvalue <= phi_second_bound ||x||_2^2; the "
+          "hinge and Huber losses, not twice differentiable, have hessian = None.",
+          "erm_geometry Section 4 (Algorithm 2's lambda_max input); KST12's rank-one Hessian condition"),
     Claim("core:Loss Lipschitz constants", "constant",
           "lipschitz(norm, F, B, Y) bounds ||grad l(theta; x, y)||_* for all ||theta|| <= B, ||x||_* <= F, "
           "|y| <= Y, and is attained (approached for logistic without a theta bound).",

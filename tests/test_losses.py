@@ -311,3 +311,38 @@ def test_dual_norms_and_data_checks():
         SquaredLoss().check_data(X, y, norm="linf", feature_bound=1.0)      # ||x||_1 = 4 > 1
     with pytest.raises(AssumptionViolation):
         SquaredLoss().check_data(X, y, norm="l2", feature_bound=1.0)        # ||x||_2 = 2 > 1
+
+
+@pytest.mark.claim("core:Loss Hessians")
+@pytest.mark.parametrize("loss", [SquaredLoss(), SquaredLoss(0.5), LogisticLoss()], ids=lambda l: repr(l))
+def test_hessian_is_the_jacobian_of_the_gradient(loss):
+    """Central differences of the gradient (an independent computation) against hessian; rank one; bounded
+    by phi_second_bound ||x||^2. Built-in losses used to have no hessian, so objective perturbation's
+    lambda_max check never ran (issue 15)."""
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        theta, x = rng.normal(size=4), rng.normal(size=4)
+        y = 1.0 if rng.random() < 0.5 else -1.0
+        H = loss.hessian(theta, x, y)
+        h = 1e-5
+        fd = np.array([(loss.gradient(theta + h * e, x, y) - loss.gradient(theta - h * e, x, y)) / (2 * h)
+                       for e in np.eye(4)])
+        assert np.allclose(H, fd, rtol=1e-6, atol=1e-8)
+        assert np.linalg.matrix_rank(H, tol=1e-12) <= 1
+        assert np.linalg.eigvalsh(H).max() <= loss.phi_second_bound() * float(x @ x) * (1 + 1e-12)
+
+
+@pytest.mark.claim("core:Loss Hessians")
+def test_losses_that_are_not_twice_differentiable_have_no_hessian():
+    assert HingeLoss().hessian is None and HuberLoss().hessian is None
+    with pytest.raises(ShapeError):
+        LogisticLoss().hessian(np.zeros(2), np.ones((3, 2)), np.ones(3))
+
+
+@pytest.mark.claim("core:Loss input validation")
+def test_non_finite_input_errors_name_the_first_offending_index():
+    """The NaN error used to say only 'non-finite entries'; it names where (issue 15)."""
+    X = np.ones((5, 3))
+    X[3, 1], X[4, 0] = np.nan, np.inf
+    with pytest.raises(NonFiniteError, match=r"X\[3, 1\] = nan, the first of 2"):
+        SquaredLoss().check_data(X, np.zeros(5), norm="l2", feature_bound=2.0)

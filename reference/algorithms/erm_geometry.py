@@ -44,7 +44,7 @@ from scipy import optimize
 from .._validate import (check_array, check_delta, check_epsilon, check_int, check_nonnegative,
                          check_positive, check_rng)
 from ..claims import Algorithm, Claim
-from ..errors import AssumptionViolation, ParameterError, ShapeError
+from ..errors import AssumptionViolation, ParameterError, ShapeError, warn_privacy
 from ..geometry.mirror import (EuclideanMap, GroupNormMap, MirrorMap, NegativeEntropyMap, PNormMap,
                               SchattenMap)
 from ..geometry.sets import ConstraintSet, GroupL1L2Ball, L1Ball, L2Ball, LinfBall, NuclearBall, Simplex
@@ -913,6 +913,27 @@ def _solve_over_ball(value_and_grad, ball: ConstraintSet, start: np.ndarray, tol
     raise ParameterError("constraint_set", "an l2, l1 or linf ball or the simplex for Algorithm 2", repr(ball))
 
 
+def _check_inputs_at(loss, theta, X, y, lipschitz: float, lam_min: float, lam_max: float, where: str) -> None:
+    """Algorithm 2's input assumptions at one point of C: every per-record gradient within the declared
+    Lipschitz constant, and every per-record Hessian's eigenvalues in [lambda_min, lambda_max]. A loss
+    without ``hessian`` cannot have its eigenvalue bounds checked: a PrivacyWarning says so."""
+    check_loss_is_declared_lipschitz(loss, theta, X, y, lipschitz, where=where)
+    hessian = getattr(loss, "hessian", None)
+    if hessian is None:
+        warn_privacy(f"objective_perturbation: the loss {type(loss).__name__} gives no hessian(theta, x, y), so "
+                     "the declared lambda_max / lambda_min (which set zeta, line 1) cannot be checked",
+                     "erm_geometry-E13", "a loss with a hessian method (every twice-differentiable loss in "
+                     "reference.losses has one)", stacklevel=4)
+        return
+    for i in range(X.shape[0]):
+        ev = np.linalg.eigvalsh(np.atleast_2d(np.asarray(hessian(theta, X[i], y[i]), dtype=float)))
+        if ev.max() > lam_max * (1 + 1e-9) + 1e-12 or ev.min() < lam_min - 1e-9 * (1 + abs(lam_min)):
+            raise AssumptionViolation(
+                "every per-record Hessian has eigenvalues in [lambda_min, lambda_max] (Algorithm 2 input)",
+                f"record {i} {where} has eigenvalues in [{ev.min():.6g}, {ev.max():.6g}], declared "
+                f"[{lam_min:g}, {lam_max:g}]")
+
+
 def objective_perturbation(X, y, loss, constraint_set, *, epsilon: float, delta: float, lipschitz: float,
                            lambda_max: float, lambda_min: float = 0.0, theta0=None,
                            rng: np.random.Generator, calibration: str = "paper", tol: float = 1e-8,
@@ -926,10 +947,13 @@ def objective_perturbation(X, y, loss, constraint_set, *, epsilon: float, delta:
     per-record loss over C, and a fixed theta0 in C (default: the origin / simplex centre).
 
     ``calibration="paper"``: Var(b) = 2 L^2 log(1/delta)/(n eps)^2 as printed -- NOT (eps, delta)-DP
-    (erm_geometry-E13; tests/erm_geometry shows an exact violation of (1, 1e-3));
+    (erm_geometry-E13; tests/erm_geometry shows an exact violation of (1, 1e-3)); running it emits a
+    :class:`~reference.errors.PrivacyWarning`;
     ``"certified"``: the KST12 variance L^2 (8 log(2/delta) + 4 eps)/(n eps)^2, whose guarantee
     is KST12's theorem (recorded as a stated event; the accountant cannot derive objective
     perturbation from composition). ``sigma`` overrides both.
+    Before the solver runs, the Lipschitz constant and the eigenvalue bounds are checked at theta0
+    (AssumptionViolation naming the record); a loss without ``hessian`` gets a PrivacyWarning.
     The argmin is computed with scipy and certified by a Frank-Wolfe gap <= ``tol``
     (privacy needs the exact minimiser, erm_geometry-E23); failing that, an error is raised.
     """
@@ -964,6 +988,13 @@ def objective_perturbation(X, y, loss, constraint_set, *, epsilon: float, delta:
         sigma = kst_sigma_algorithm2(epsilon, delta, L, n)
     else:
         raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
+    if calibration == "paper":   # refuted (erm_geometry-E13): said at run time, not only in this docstring
+        warn_privacy("objective_perturbation(calibration='paper'): Algorithm 2's printed noise is not "
+                     f"({epsilon:g}, {delta:g})-DP in general (an exact violation of (1, 1e-3) is shown)",
+                     "erm_geometry-E13", "calibration='certified' (KST12's noise)")
+    # Before any solver runs: the data and the declared constants must meet the inputs' assumptions,
+    # so a violation is reported as one, not as a solver failure on an objective the proof does not cover.
+    _check_inputs_at(loss, theta0, X, y, L, lam_min, lam_max, "at theta_0, before solving")
     b = sigma * rng.standard_normal(p)
     objective = _perturbed_objective(loss, X, y, zeta, theta0, b)
     theta, solver = _solve_over_ball(objective, ball, theta0.copy(), tol)

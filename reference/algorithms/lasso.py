@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import check_delta, check_epsilon, check_int, check_positive, check_rng
+from .._validate import check_delta, check_epsilon, check_int, check_positive, check_rng, non_finite_where
 from ..claims import Algorithm, Claim
 from ..errors import AssumptionViolation, NonFiniteError, ParameterError, ShapeError
 from ..privacy.ledger import FrozenLedger
@@ -144,14 +144,14 @@ def check_lasso_data(X, y) -> tuple[np.ndarray, np.ndarray]:
         raise ShapeError("y", f"a vector of length n = {X.shape[0]}", f"shape {y.shape}")
     lo, hi = float(X.min()), float(X.max())     # NaN propagates; no temporary copy of X
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        raise NonFiniteError("X", "finite entries (no NaN or infinity)", "non-finite entries")
+        raise NonFiniteError("X", "finite entries (no NaN or infinity)", non_finite_where(X, "X"))
     if lo < -1.0 or hi > 1.0:
         raise AssumptionViolation(
             "every feature vector has ||x||_inf <= 1 (lasso §2.2, Cor 2.7)",
             f"X has entries in [{lo:.6g}, {hi:.6g}]; the privacy proof needs the bound, "
             "nothing is clipped")
     if not np.all(np.isfinite(y)):
-        raise NonFiniteError("y", "finite entries (no NaN or infinity)", "non-finite entries")
+        raise NonFiniteError("y", "finite entries (no NaN or infinity)", non_finite_where(y, "y"))
     if y.size and float(np.max(np.abs(y))) > 1.0:
         raise AssumptionViolation(
             "every response has |y| <= 1 (lasso §2.2, Cor 2.7)",
@@ -264,7 +264,7 @@ def _theta1(theta1, p: int, radius: float) -> np.ndarray:
     if theta1.shape != (p,):
         raise ShapeError("theta1", f"a vector of length p = {p}", f"shape {theta1.shape}")
     if not np.all(np.isfinite(theta1)):
-        raise NonFiniteError("theta1", "finite entries", "non-finite entries")
+        raise NonFiniteError("theta1", "finite entries", non_finite_where(theta1, "theta1"))
     if float(np.sum(np.abs(theta1))) > radius * (1 + 1e-12):
         raise ParameterError("theta1", f"a point of the l1 ball ||theta_1||_1 <= {radius:g}",
                              float(np.sum(np.abs(theta1))))

@@ -49,7 +49,7 @@ from scipy import optimize, special
 from .._validate import (check_array, check_delta, check_epsilon, check_int,
                          check_nonnegative, check_positive)
 from ..claims import Claim
-from ..errors import AccountingError, ParameterError
+from ..errors import AccountingError, ParameterError, warn_privacy
 from .ledger import FrozenLedger, Ledger, MechanismEvent
 
 __all__ = [
@@ -627,13 +627,21 @@ def classic_gaussian_sigma(epsilon, delta, sensitivity) -> float:
     Dwork-Roth prove (eps, delta)-DP for eps in (0, 1) only. For eps > 1 the formula
     can fail (see the claim ``core:Gaussian classic calibration fails above 1`` and
     proofs/proof_accounting.py); this function still returns it, because papers print
-    it, but :func:`analytic_gaussian_sigma` is what certifies. Rounded up.
+    it, but :func:`analytic_gaussian_sigma` is what certifies. Rounded up. Outside its exact
+    validity (eps > 1 where the exact profile at the returned sigma exceeds delta, e.g. eps above
+    8.42 at delta = 1e-5) it warns with a :class:`~reference.errors.PrivacyWarning` (core-A01).
     """
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     sensitivity = check_positive(sensitivity, "sensitivity")
     with mpmath.workdps(DPS):
-        return _up(mpmath.sqrt(2 * mpmath.log(mpmath.mpf(1.25) / _mp(delta))) * _mp(sensitivity) / _mp(epsilon))
+        sigma = _up(mpmath.sqrt(2 * mpmath.log(mpmath.mpf(1.25) / _mp(delta))) * _mp(sensitivity) / _mp(epsilon))
+    if epsilon > 1 and gaussian_delta(epsilon, sensitivity / sigma) > delta:
+        warn_privacy(f"classic_gaussian_sigma({epsilon:g}, {delta:g}): the classic calibration is not "
+                     f"({epsilon:g}, {delta:g})-DP here (exact profile: delta "
+                     f"{gaussian_delta(epsilon, sensitivity / sigma):.3g})", "core-A01",
+                     "analytic_gaussian_sigma(epsilon, delta, sensitivity)")
+    return sigma
 
 
 def analytic_gaussian_sigma(epsilon, delta, sensitivity) -> float:

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import assume, given, strategies as st
 from scipy import integrate, special, stats
 
-from reference.errors import AccountingError, NonFiniteError, ParameterError, ShapeError
+from reference.errors import AccountingError, NonFiniteError, ParameterError, PrivacyWarning, ShapeError
 from reference.privacy import accounting as acc
 from reference.privacy.ledger import FrozenLedger, Ledger, MechanismEvent
 
@@ -428,11 +428,24 @@ def test_classic_sigma_gives_eps_delta_for_eps_at_most_one(e, d, s):
 
 @pytest.mark.claim("core:Gaussian classic calibration fails above 1")
 def test_classic_sigma_fails_at_eps_9_delta_1e5():
-    """At eps = 9, delta = 1e-5 the classic sigma leaks more than delta (exact profile)."""
-    sigma = acc.classic_gaussian_sigma(9.0, 1e-5, 1.0)
+    """At eps = 9, delta = 1e-5 the classic sigma leaks more than delta (exact profile); it says so with a
+    PrivacyWarning naming core-A01 and the analytic calibration (it used to return silently)."""
+    with pytest.warns(PrivacyWarning, match="core-A01.*analytic_gaussian_sigma"):
+        sigma = acc.classic_gaussian_sigma(9.0, 1e-5, 1.0)
     assert acc.gaussian_delta(9.0, 1.0 / sigma) > 1e-5
     # ... and the analytic calibration fixes it.
     assert acc.gaussian_delta(9.0, 1.0 / acc.analytic_gaussian_sigma(9.0, 1e-5, 1.0)) <= 1e-5
+
+
+@pytest.mark.claim("core:Gaussian classic calibration fails above 1")
+def test_classic_sigma_is_silent_where_it_holds():
+    """eps = 8.4 < 8.4198 at delta = 1e-5 and every eps <= 1: the classic calibration holds, no warning."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyWarning)
+        for e in (0.1, 1.0, 2.0, 8.4):
+            acc.classic_gaussian_sigma(e, 1e-5, 1.0)
 
 
 def test_calibrations_reject_bad_input():
