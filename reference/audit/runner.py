@@ -82,6 +82,7 @@ class AuditRow:
     negative_control_detected: bool | None = None
     negative_control_measured: float | None = None      # its epsilon lower bound (or exact epsilon)
     negative_control_mu_lower_bound: float | None = None
+    negative_control_gdp_epsilon: float | None = None   # the control's mu bound as epsilon at claimed_delta
     negative_control_note: str | None = None
     claimed_slope: float | None = None
     fitted_slope: float | None = None
@@ -306,13 +307,16 @@ def _run_privacy(case: PrivacyCase, row: AuditRow, n: int, beta: float, executor
         refuted = refuted or mu.mu_lower_bound > case.gaussian_mu
         detected = detected or ctrl_mu.mu_lower_bound > case.gaussian_mu
         row.negative_control_mu_lower_bound = ctrl_mu.mu_lower_bound
+        if case.claimed_delta > 0:
+            row.negative_control_gdp_epsilon = gaussian_epsilon(case.claimed_delta, ctrl_mu.mu_lower_bound)
     row.negative_control_detected = bool(detected)
     row.samples = 4 * n
     row.verdict = _privacy_verdict(refuted, row.certified_epsilon, case.claimed_epsilon)
     row.detail = (f"{eps.rule}; best test: S {'>' if eps.event == 'upper' else '<='} {eps.threshold:.4g}, "
                   f"{eps.order}, counts {eps.k_num}/{eps.n_num} vs {eps.k_den}/{eps.n_den}")
     row.plot_data = {"claimed": case.claimed_epsilon, "lower": eps.epsilon_lower_bound,
-                     "certified": row.certified_epsilon, "control": ctrl_eps.epsilon_lower_bound}
+                     "certified": row.certified_epsilon, "control": ctrl_eps.epsilon_lower_bound,
+                     "gdp": row.gdp_epsilon, "control_gdp": row.negative_control_gdp_epsilon}
 
 
 def _run_exact(case: ExactCase, row: AuditRow) -> None:
@@ -376,7 +380,7 @@ def _run_rate(case: RateCase, row: AuditRow, quick: bool, executor) -> None:
         row.detail += (f"; {'excludes' if row.excludes_nearest_wrong else 'does NOT exclude'} the nearest wrong "
                        f"exponent {case.nearest_wrong_slope:g}")
     if case.negative_control is not None:
-        _, ctrl, ctrl_bound = _fit_trials(case, case.negative_control, 1, grid, repeats, executor)
+        ctrl_values, ctrl, ctrl_bound = _fit_trials(case, case.negative_control, 1, grid, repeats, executor)
         # detected: the same rule refuses the control the verdict 'consistent'
         row.negative_control_detected = _rate_verdict(ctrl, case, ctrl_bound) != "consistent"
         row.negative_control_measured = ctrl.slope
@@ -385,7 +389,11 @@ def _run_rate(case: RateCase, row: AuditRow, quick: bool, executor) -> None:
         row.detail += (f"; negative control slope {ctrl.slope:.3f} [{ctrl.lower:.3f}, {ctrl.upper:.3f}] "
                        f"{'detected' if row.negative_control_detected else 'NOT detected'}")
     row.plot_data = {"grid": list(map(float, grid)), "means": values.mean(axis=1).tolist(),
-                     "slope": fit.slope, "intercept": fit.intercept, "claimed_slope": case.claimed_slope}
+                     "values": values.tolist(), "slope": fit.slope, "intercept": fit.intercept,
+                     "lower": fit.lower, "upper": fit.upper, "claimed_slope": case.claimed_slope,
+                     "nearest_wrong": row.nearest_wrong_slope, "control_slope": row.negative_control_measured,
+                     "control_means": (ctrl_values.mean(axis=1).tolist() if case.negative_control is not None
+                                       else None)}
 
 
 def rate_rule(relation: str, claimed: float, tolerance: float, confidence: float) -> str:
@@ -538,6 +546,12 @@ def _notes(r: AuditRow) -> list[str]:
                                                  f"; the proof's explicit bound is "
                                                  f"{'respected' if r.bound_respected else 'EXCEEDED'}"))
         notes.append(f"rule: {r.rule or r.relation}")
+        if r.nearest_wrong_slope is not None:
+            notes.append(f"the interval {'excludes' if r.excludes_nearest_wrong else 'does NOT exclude'} the nearest "
+                         f"wrong exponent {_fmt(r.nearest_wrong_slope)}")
+        if r.negative_control_detected is not None:
+            notes.append(f"negative control ({r.negative_control_note}): slope {_fmt(r.negative_control_measured)}, "
+                         f"{'detected' if r.negative_control_detected else 'NOT detected'}")
     if r.finding:
         notes.append(r.finding)
     elif r.erratum and r.verdict not in ("confirmed", "consistent"):
@@ -602,8 +616,9 @@ LEGEND = (
                  "sampled outputs); 'exact x': the exact epsilon of the output law (mpmath); 'slope x': the "
                  "fitted log-log slope of the error."),
     ("confirmed", "not refuted, and the accountant certifies the claimed epsilon."),
-    ("unproven", "not refuted, but the accountant cannot certify the claim: no leak was found, and no proof "
-                 "the package can check covers it either."),
+    ("unproven", "privacy: not refuted, but the accountant cannot certify the claim (no leak was found, and no "
+                 "proof the package can check covers it either); rate: allowed by the rule's tolerance, but the "
+                 "interval excludes the claimed exponent."),
     ("refuted", "the measured lower bound (or the exact epsilon), or the GDP bound on mu, exceeds the claim."),
     ("consistent", "the slope's bootstrap interval agrees with the claimed exponent under the rule printed "
                    "below the row (relation equal / at_most / at_least, with its tolerance) and contains it; "
@@ -611,7 +626,8 @@ LEGEND = (
                    "whose interval excludes the claimed exponent is 'unproven'. A rate row's ctrl is a trial "
                    "with a wrong exponent, detected when the same rule does not call it consistent."),
     ("ctrl", "the negative control: the same test run on a deliberately mis-calibrated variant (e.g. half the "
-             "noise) must flag it; 'NO' means the audit itself failed (exit 1)."),
+             "noise; for a rate, a run with the wrong exponent) must flag it; 'NO' means the audit itself failed "
+             "(exit 1)."),
     ("GDP", "for Gaussian noise, 'mu >= m' is a lower bound on the Gaussian-DP parameter (claimed mu = "
             "sensitivity/sigma); the eps it implies on the Gaussian curve is evidence about the GDP claim, not a "
             "distribution-free bound."),
@@ -646,8 +662,165 @@ def _check_plots_available() -> None:
                          "pip install 'dp-optimization-reference[plots]'") from exc
 
 
+VERDICT_COLOURS = {"confirmed": "#1a9850", "consistent": "#1a9850", "unproven": "#f08c00",
+                   "refuted": "#d7301f", "inconsistent": "#d7301f"}
+
+
+def _plot_privacy(plt, rows: Sequence[AuditRow], title: str):
+    """One figure: a row per case; x is epsilon. Claimed |, certified triangle, measured (bar: lower bound,
+    diamond: exact) coloured by verdict, GDP estimate o, negative control x on the same epsilon scale."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    n = len(rows)
+    height = 1.0 * n + 2.4
+    fig, ax = plt.subplots(figsize=(14, height))
+    fig.subplots_adjust(left=0.29, right=0.78, top=1 - 0.6 / height, bottom=1.5 / height)
+    ys = np.arange(n)[::-1]
+
+    def control_eps(r):   # detection on the mu scale is shown as the epsilon it implies, like the row's GDP
+        d = r.plot_data
+        c = d["control"]
+        if d.get("control_gdp") is not None and (c is None or d["control_gdp"] > c):
+            return d["control_gdp"], True
+        return c, False
+
+    finite = [v for r in rows for v in (r.plot_data["claimed"], r.plot_data["lower"], r.plot_data["certified"],
+                                        r.plot_data.get("gdp"))
+              if v is not None and math.isfinite(v)]
+    edge = max(2.5 * max(r.plot_data["claimed"] for r in rows), 1.15 * max(finite))
+    for y, r in zip(ys, rows):
+        d = r.plot_data
+        colour = VERDICT_COLOURS.get(r.verdict, "grey")
+        ax.axhspan(y - 0.5, y + 0.5, color="0.96" if y % 2 else "white", zorder=0)
+        measured = d["lower"]
+        shown = min(measured, edge) if measured is not None else None
+        if r.check == "exact":
+            ax.plot([shown], [y], "D", color=colour, markersize=9, zorder=4)
+        else:
+            ax.barh(y, shown, height=0.36, color=colour, alpha=0.85, zorder=3)
+        if measured is not None:
+            ax.text(shown, y + 0.12, ("   exact " if r.check == "exact" else "   >= ") + f"{measured:.3g}", fontsize=8,
+                    color=colour, va="bottom", ha="left", zorder=6,
+                    bbox=dict(facecolor="white", alpha=0.8, edgecolor="none", pad=0.3))
+        if d.get("gdp") is not None:
+            ax.plot([min(d["gdp"], edge)], [y], "o", mfc="none", mec=colour, mew=2, markersize=10, zorder=4)
+        ax.plot([d["claimed"]], [y], "|", color="black", markersize=26, mew=3, zorder=5)
+        if d["certified"] is not None and math.isfinite(d["certified"]):
+            ax.plot([min(d["certified"], edge)], [y + 0.28], "v", color="#2166ac", markersize=9, zorder=5)
+        else:
+            ax.text(d["claimed"], y + 0.28, "  not certifiable by the accountant", fontsize=7.5, color="#2166ac",
+                    va="center", zorder=5)
+        ctrl, via_gdp = control_eps(r)
+        if ctrl is not None:
+            cx = min(ctrl, edge) if math.isfinite(ctrl) else edge
+            ax.plot([cx], [y - 0.28], "x", color="#7b3294", markersize=10, mew=2.5, zorder=5)
+            note = ("inf" if not math.isfinite(ctrl) else f"{ctrl:.3g}") + (" (GDP)" if via_gdp else "")
+            if not math.isfinite(ctrl) or ctrl > edge:
+                note = "-> " + note
+            text = f"ctrl {note}" + ("" if r.negative_control_detected else " NOT DETECTED")
+            left = cx < 0.8 * edge
+            ax.text(cx, y - 0.28, f"   {text}" if left else f"{text}   ", fontsize=7.5, color="#7b3294",
+                    va="center", ha="left" if left else "right")
+        verdict = r.verdict + (f"\nfinding about the paper:\n{r.erratum}" if r.finding else "")
+        ax.text(1.01, y, verdict, transform=ax.get_yaxis_transform(), fontsize=9, color=colour, va="center",
+                fontweight="bold")
+    labels = [f"{r.key}\n" + textwrap.fill(r.title, 50) for r in rows]
+    ax.set_yticks(ys, labels, fontsize=8.5)
+    ax.set_ylim(-0.6, n - 0.4)
+    ax.set_xlim(0, edge * 1.02)
+    ax.set_xlabel("epsilon at the claimed delta (lower bounds at 95% confidence; exact values exact)", fontsize=10)
+    ax.set_title(title, fontsize=12, loc="left")
+    handles = [Line2D([], [], color="black", marker="|", ls="none", markersize=14, mew=3, label="claimed epsilon"),
+               Line2D([], [], color="#2166ac", marker="v", ls="none", markersize=8,
+                      label="certified by the accountant (noise used)"),
+               Patch(color="0.5", label="measured lower bound (sampled)"),
+               Line2D([], [], color="0.5", marker="D", ls="none", markersize=8, label="exact epsilon"),
+               Line2D([], [], color="0.5", marker="o", mfc="none", mew=2, ls="none", markersize=9,
+                      label="GDP estimate as epsilon"),
+               Line2D([], [], color="#7b3294", marker="x", ls="none", markersize=9, mew=2.5,
+                      label="negative control (must exceed the claim)")]
+    handles += [Patch(color=c, label=v) for v, c in VERDICT_COLOURS.items() if v in ("confirmed", "unproven",
+                                                                                       "refuted")]
+    fig.legend(handles=handles, fontsize=8.5, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=5,
+               frameon=False)
+    return fig
+
+
+def _plot_rate(plt, r: AuditRow):
+    """log-log error against the grid: the runs, their means, the fit with its interval as a band, the claimed
+    slope and the nearest wrong one (when the case names it), each through the means' centre."""
+    d = r.plot_data
+    grid = np.array(d["grid"], dtype=float)
+    means = np.array(d["means"], dtype=float)
+    fig, ax = plt.subplots(figsize=(7.5, 5.2))
+    colour = VERDICT_COLOURS.get(r.verdict, "grey")
+    if d.get("values"):
+        vals = np.array(d["values"], dtype=float)
+        for j in range(vals.shape[1]):
+            ax.plot(grid, vals[:, j], ".", color="0.6", markersize=5, zorder=2,
+                    label="single runs" if j == 0 else None)
+    ax.plot(grid, means, "o", color="black", markersize=7, zorder=4, label="mean error")
+    cx, cy = np.exp(np.mean(np.log(grid))), np.exp(np.mean(np.log(means)))
+    xs = np.geomspace(grid.min(), grid.max(), 50)
+
+    def through_centre(slope):
+        return cy * (xs / cx) ** slope
+
+    if d.get("lower") is not None:
+        lo, hi = through_centre(d["lower"]), through_centre(d["upper"])
+        ax.fill_between(xs, np.minimum(lo, hi), np.maximum(lo, hi), color=colour, alpha=0.2, zorder=1,
+                        label=f"{100 * (r.confidence or 0.95):g}% interval of the slope "
+                              f"[{d['lower']:.3f}, {d['upper']:.3f}]")
+    ax.plot(xs, through_centre(d["slope"]), "-", color=colour, lw=2, zorder=3, label=f"fitted slope {d['slope']:.3f}")
+    ax.plot(xs, through_centre(d["claimed_slope"]), "--", color="black", lw=1.8, zorder=3,
+            label=f"claimed slope {d['claimed_slope']:.4g}" +
+                  (f" ({r.relation}, tolerance {r.tolerance:g})" if r.relation else ""))
+    if d.get("nearest_wrong") is not None:
+        ax.plot(xs, through_centre(d["nearest_wrong"]), ":", color="#d7301f", lw=2, zorder=3,
+                label=f"nearest wrong slope {d['nearest_wrong']:.4g}")
+    if d.get("control_slope") is not None and d.get("control_means"):
+        # the control's own runs on the same axes: its means and its fitted slope through their centre
+        cm = np.array(d["control_means"], dtype=float)
+        ccx, ccy = np.exp(np.mean(np.log(grid))), np.exp(np.mean(np.log(cm)))
+        ax.plot(grid, cm, "s", color="#7b3294", markersize=6, zorder=4, mfc="none", mew=1.5)
+        ax.plot(xs, ccy * (xs / ccx) ** d["control_slope"], "-.", color="#7b3294", lw=1.5, zorder=3,
+                label=f"negative control (squares): fitted slope {d['control_slope']:.3f}, "
+                      + ("detected" if r.negative_control_detected else "NOT detected"))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(matplotlib_ticker().ScalarFormatter())
+    ax.xaxis.set_minor_formatter(matplotlib_ticker().NullFormatter())
+    ax.set_xticks(grid)
+    ax.set_xticklabels([f"{g:g}" for g in grid], rotation=0, fontsize=9)
+    ax.set_xlabel(_rate_axis(r.title), fontsize=10)
+    ax.set_ylabel("error the theorem bounds (log scale)", fontsize=10)
+    ax.set_title(f"{r.key}: {r.verdict}\n" + textwrap.fill(r.title, 75), fontsize=10, loc="left", color="black")
+    ax.legend(fontsize=8, loc="best")
+    ax.grid(True, which="major", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def matplotlib_ticker():
+    import matplotlib.ticker
+
+    return matplotlib.ticker
+
+
+def _rate_axis(title: str) -> str:
+    """The grid variable named in the case title ('... against n (...)', '... vs T'), else 'grid value'."""
+    for marker in (" against ", " vs "):
+        if marker in title:
+            word = title.split(marker, 1)[1].split()[0].strip("(),:")
+            if word:
+                return f"{word} (log scale)"
+    return "grid value (log scale)"
+
+
 def write_plots(rows: Sequence[AuditRow], directory: str) -> list[str]:
-    """PNG plots: lower bound vs claim per privacy row, log-log fit vs theorem slope per rate row."""
+    """PNG plots a reader understands without the docs: one privacy figure per paper (claimed, certified,
+    measured, negative control, verdict colours), one figure per rate row (fit, interval, claimed slope)."""
     _check_plots_available()
     import matplotlib
 
@@ -657,45 +830,18 @@ def write_plots(rows: Sequence[AuditRow], directory: str) -> list[str]:
     os.makedirs(directory, exist_ok=True)
     written = []
     privacy = [r for r in rows if r.check != "rate"]
-    if privacy:
-        fig, ax = plt.subplots(figsize=(12, 0.7 * len(privacy) + 1.5))
-        ys = np.arange(len(privacy))
-        finite = [v for r in privacy for v in (r.plot_data["lower"], r.plot_data["claimed"], r.plot_data["control"])
-                  if v is not None and math.isfinite(v)]
-        edge = 1.15 * max(finite) if finite else 1.0      # where an infinite epsilon is drawn
-
-        def shown(v):
-            return edge if v is not None and math.isinf(v) else v
-
-        ax.barh(ys, [shown(r.plot_data["lower"]) for r in privacy], color="tab:blue",
-                label="measured (lower bound / exact)")
-        ax.scatter([r.plot_data["claimed"] for r in privacy], ys, color="black", marker="|", s=300, label="claimed")
-        ax.scatter([shown(r.plot_data["control"]) for r in privacy], ys, color="tab:red", marker="x",
-                   label="negative control (right edge: infinite)")
-        # the whole title (it names the calibration), wrapped: two rows of one claim must not look alike
-        labels = [textwrap.fill(f"{r.claim} | {r.title}", 70) for r in privacy]
-        ax.set_yticks(ys, labels, fontsize=6)
-        ax.set_xlabel("epsilon")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        path = os.path.join(directory, "privacy_lower_bounds.png")
-        fig.savefig(path, dpi=120)
+    for paper in dict.fromkeys(r.paper for r in privacy):
+        mine = [r for r in privacy if r.paper == paper]
+        fig = _plot_privacy(plt, mine, f"Privacy audit, {paper}: claimed vs certified vs measured epsilon")
+        path = os.path.join(directory, f"privacy_{paper}.png")
+        fig.savefig(path, dpi=90)
         plt.close(fig)
         written.append(path)
     for i, r in enumerate(x for x in rows if x.check == "rate"):
-        d = r.plot_data
-        fig, ax = plt.subplots(figsize=(5, 4))
-        grid = np.array(d["grid"])
-        ax.loglog(grid, d["means"], "o", label="mean error")
-        ax.loglog(grid, np.exp(d["intercept"]) * grid ** d["slope"], "-", label=f"fit slope {d['slope']:.2f}")
-        anchor = d["means"][0] / grid[0] ** d["claimed_slope"]
-        ax.loglog(grid, anchor * grid ** d["claimed_slope"], "--", label=f"theorem slope {d['claimed_slope']:g}")
-        ax.set_title(r.claim, fontsize=8)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        safe = "".join(c if c.isalnum() else "_" for c in r.claim)
+        fig = _plot_rate(plt, r)
+        safe = "".join(c if c.isalnum() else "_" for c in r.key or r.claim).strip("_")
         path = os.path.join(directory, f"rate_{i:02d}_{safe}.png")
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=90)
         plt.close(fig)
         written.append(path)
     return written

@@ -129,3 +129,68 @@ def test_audit_of_an_unbuilt_paper_is_an_error():
     args = argparse.Namespace(paper="online", quick=True, json=None, plots=None, scheduler=None, workers=1)
     with pytest.raises(NotBuiltError, match="not built"):
         run_audit_command(args)
+
+
+def _gaussian_row() -> AuditRow:
+    """A Gaussian row whose control was detected on the mu scale (its epsilon lower bound is 0.008)."""
+    return _row(claim="core:Gaussian mechanism privacy", key="core:Gaussian mechanism privacy #1",
+                title="Gaussian calibrated exactly to (1, 1e-5)", epsilon_lower_bound=0.5635, mu_lower_bound=0.256,
+                claimed_mu=0.268, gdp_epsilon=0.9508, negative_control_measured=0.00842,
+                negative_control_mu_lower_bound=0.518, negative_control_gdp_epsilon=2.31,
+                plot_data={"claimed": 1.0, "lower": 0.5635, "certified": 1.0, "control": 0.00842, "gdp": 0.9508,
+                           "control_gdp": 2.31})
+
+
+@pytest.mark.claim("core:Audit report")
+def test_privacy_plot_reads_without_the_docs():
+    """Title, axis label, verdict colours, claimed and certified marks; a control detected on the mu scale is
+    drawn at the epsilon its mu implies (2.31), not at its near-zero epsilon bound (it read as 'measured 0')."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from reference.audit.runner import VERDICT_COLOURS, _plot_privacy
+
+    refuted = _row(check="exact", verdict="refuted", exact_epsilon=1.025, certified_epsilon=None,
+                   calibration="paper", erratum="erm_geometry-E13", finding="finding about the paper",
+                   plot_data={"claimed": 1.0, "lower": 1.025, "certified": None, "control": 1.6})
+    fig = _plot_privacy(plt, [_gaussian_row(), refuted], "Privacy audit, core")
+    ax = fig.axes[0]
+    assert "Privacy audit" in ax.get_title(loc="left") and "epsilon" in ax.get_xlabel()
+    texts = [t.get_text() for t in ax.texts]
+    assert any("erm_geometry-E13" in t for t in texts) and any("not certifiable" in t for t in texts)
+    controls = [line.get_xdata()[0] for line in ax.lines if line.get_marker() == "x"]
+    assert 2.3 <= max(controls) <= 2.32 and min(controls) >= 1.6 - 1e-9
+    diamonds = [line for line in ax.lines if line.get_marker() == "D"]
+    assert matplotlib.colors.to_hex(diamonds[0].get_color()) == VERDICT_COLOURS["refuted"]
+    plt.close(fig)
+
+
+@pytest.mark.claim("core:Audit report")
+def test_rate_plot_has_axes_interval_claimed_and_nearest_wrong_slopes(tmp_path):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from reference.audit.runner import _plot_rate, write_plots
+
+    row = _row(check="rate", kind="utility", verdict="consistent", title="excess risk against n (p=20)",
+               claimed_slope=-2 / 3, fitted_slope=-0.54, slope_lower=-0.572, slope_upper=-0.507, relation="equal",
+               tolerance=0.15, confidence=0.95, negative_control_detected=None,
+               plot_data={"grid": [500.0, 1000.0, 2000.0], "means": [0.025, 0.017, 0.012],
+                          "values": [[0.024, 0.026], [0.016, 0.018], [0.011, 0.013]], "slope": -0.54,
+                          "intercept": 0.0, "lower": -0.572, "upper": -0.507, "claimed_slope": -2 / 3,
+                          "nearest_wrong": -0.5})
+    fig = _plot_rate(plt, row)
+    ax = fig.axes[0]
+    assert ax.get_xlabel().startswith("n") and "error" in ax.get_ylabel()
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("claimed slope -0.6667" in t for t in labels) and any("nearest wrong slope -0.5" in t for t in labels)
+    assert any("interval" in t for t in labels)
+    plt.close(fig)
+    paths = write_plots([_gaussian_row(), row], str(tmp_path))
+    assert [p.rsplit("/", 1)[1] for p in paths] == ["privacy_core.png", "rate_00_core_Laplace_mechanism_privacy__1.png"]
