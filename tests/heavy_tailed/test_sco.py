@@ -175,3 +175,22 @@ def test_bad_data_and_options_refused():
     with pytest.raises(ParameterError, match="smallest n that works is 5"):
         ht.scof(np.zeros((4, 1)), ht.squared_loss_gradients, L2Ball(1, 1.0), 0.1, 5, exact_oracle, rng,
                 mode="strongly_convex")
+
+
+@pytest.mark.claim("heavy_tailed:Bad input")
+def test_visible_moment_excess_warns_with_the_estimate_and_privacy_is_unchanged():
+    rng = np.random.default_rng(0)
+    heavy = 5.0 * rng.standard_t(2.2, size=(20_000, 2))            # declared k = 4, gamma = 1: far off
+    with pytest.warns(ht.HeavyTailWarning, match="coordinate 0"):
+        est = ht.empirical_moment_check(heavy, 4.0)
+    assert np.all(est > 10)
+    ok = ht.heavy_tailed_data(20_000, 2, 4.0, rng)                   # E|X - mu|^4 = 1 exactly
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = ht.empirical_moment_check(ok, 4.0)
+    assert np.all(est < 10)
+    # the estimator's ledger does not look at the data's moments: same sensitivity for both data sets
+    a = ht.cdpcwme(heavy, 1.0, 10.0, 0.1, rng).ledger.events[0]
+    b = ht.cdpcwme(ok, 1.0, 10.0, 0.1, rng).ledger.events[0]
+    assert (a.sensitivity, a.noise_scale) == (b.sensitivity, b.noise_scale)
