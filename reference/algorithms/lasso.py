@@ -630,8 +630,9 @@ CLAIMS = (
           "(T(T+1) - 2)) / (T(T+1)) (the explicit form of Theorem 2.5's O(.), derived for mu_t = 2/(t+2)).",
           "lasso Theorem 2.5"),
     Claim("lasso:Theorem 1.1 rate", "utility",
-          "With T of Theorem 2.5 the excess risk of private LASSO decays in n with fitted exponent consistent "
-          "with -2/3 and grows only logarithmically in p (Theorem 1.1 / Corollary 2.7 shape).",
+          "With T and lambda as Section 2.2 prints them the excess risk of private LASSO decays in n at least "
+          "like n^(-2/3) (fitted exponent at most -2/3, its interval excluding -1/2) and grows only "
+          "logarithmically in p (Theorem 1.1 / Corollary 2.7 shape).",
           "lasso Theorem 1.1, Theorem 2.5, Corollary 2.7"),
     Claim("lasso:Theorem 2.5 balance", "constant",
           "T = (Gamma n eps / (L_1 ||C||_1))^(2/3) equalises Gamma/T and L_1 ||C||_1 sqrt(T)/(n eps), both "

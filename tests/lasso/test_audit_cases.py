@@ -12,7 +12,7 @@ from reference.audit.exact import exact_epsilon
 
 def test_every_privacy_row_has_both_calibrations_and_a_control():
     rows = cases.audit_cases()
-    assert sum(isinstance(c, ExactCase) for c in rows) == 2
+    assert sum(isinstance(c, ExactCase) for c in rows) == 4
     assert sum(isinstance(c, PrivacyCase) for c in rows) == 2
     assert any(isinstance(c, RateCase) and c.claim == "lasso:Theorem 1.1 rate" for c in rows)
 
@@ -32,3 +32,17 @@ def test_exact_rows_within_the_claim_and_controls_flagged():
 def test_exact_law_is_a_distribution_over_the_transcripts():
     law = cases.transcript_law((1.0, -1.0), 5, 0.7)
     assert len(law) == 16 and abs(sum(law) - 1) < 1e-40
+
+
+@pytest.mark.claim("lasso:Theorem 2.4")
+def test_tight_pair_rows_detect_a_control_2x_off():
+    """The exact rows at the p = 2 pair: within the claim (and the certified epsilon) for both calibrations,
+    and the control at half the smallest certified noise above the claim (exact 4.18 > 4)."""
+    rows = [c for c in cases.audit_cases() if isinstance(c, ExactCase) and "tight pair" in c.title]
+    assert len(rows) == 2
+    for case in rows:
+        p, q = case.distributions()
+        exact = float(exact_epsilon(p, q, case.claimed_delta))
+        assert exact <= case.claimed_epsilon and exact <= case.certify()
+        cp, cq = case.negative_control()
+        assert float(exact_epsilon(cp, cq, case.claimed_delta)) > case.claimed_epsilon

@@ -440,3 +440,13 @@ def test_empirical_audit_of_a_full_run_deep():
     exact = exact_witness_epsilon()
     assert audit_lower_bound(1.0, 20_000, 17) <= exact
     assert audit_lower_bound(0.5, 20_000, 18) > exact
+
+
+def test_neighbour_pairs_cover_every_replace_one_pair():
+    """docs/lasso.md says the p = 1 exact check covers every replace-one pair on the grid: every background
+    of the other records (9 at n = 2; it used to take the first 3) times every pair of distinct records."""
+    assert len(list(neighbour_pairs(1))) == 36
+    pairs = list(neighbour_pairs(2))
+    assert len(pairs) == 9 * 36
+    backgrounds = {(x[1], y[1]) for x, y, _, _ in pairs}
+    assert len(backgrounds) == 9

@@ -129,24 +129,26 @@ def rate_errors(ns, reps, *, fixed_T=None):
 
 @pytest.mark.claim("lasso:Theorem 1.1 rate")
 def test_excess_risk_against_n_cheap():
-    """With T and lambda of Section 2.2 the excess risk decays like n^(-2/3): over n = 250..4000 (p = 20,
-    eps = 8, 4 runs each) the fitted exponent's 95% interval contains -2/3 and excludes the nearest wrong
-    exponent -1/2 (measured -0.626 [-0.678, -0.570]). Negative control: the same runs with T fixed at 20
-    (the Frank-Wolfe term Gamma/T no longer decays) give an interval that excludes -2/3."""
-    ns = [250, 500, 1000, 2000, 4000]
+    """With T and lambda of Section 2.2 the excess risk decays at least like n^(-2/3) (Theorem 2.5 is an
+    upper bound: relation at_most): over n = 500..8000 (p = 20, eps = 8, 4 runs each) the fitted exponent's
+    95% interval reaches -2/3 and excludes the nearest wrong exponent -1/2 (measured -0.678 [-0.724, -0.634]).
+    The local slope steepens with n on this instance (-0.57 to -0.63 over 250..4000, -0.78 over 1000..16000),
+    so an 'equal' rule would depend on the window. Negative control: the same runs with T fixed at 20 (the
+    Frank-Wolfe term Gamma/T no longer decays) are refused by the same rule."""
+    ns = [500, 1000, 2000, 4000, 8000]
     errors = rate_errors(ns, 4)
     fit = fit_rate(np.array(ns, dtype=float), errors, np.random.default_rng(0))
-    assert_rate(fit, -2 / 3, -1 / 2, what="lasso excess risk against n")
+    assert_rate(fit, -2 / 3, -1 / 2, relation="at_most", what="lasso excess risk against n")
     control = fit_rate(np.array(ns, dtype=float), rate_errors(ns, 4, fixed_T=20), np.random.default_rng(0))
-    assert control.excludes(-2 / 3), control
+    assert not control.consistent_with(-2 / 3, "at_most"), control
 
 
 @pytest.mark.deep
 @pytest.mark.claim("lasso:Theorem 1.1 rate")
 def test_excess_risk_against_n_deep():
-    ns = [250, 500, 1000, 2000, 4000, 8000, 16000]
+    ns = [500, 1000, 2000, 4000, 8000, 16000]
     fit = fit_rate(np.array(ns, dtype=float), rate_errors(ns, 10), np.random.default_rng(0))
-    assert_rate(fit, -2 / 3, -1 / 2, what="lasso excess risk against n (deep)")
+    assert_rate(fit, -2 / 3, -1 / 2, relation="at_most", what="lasso excess risk against n (deep)")
 
 
 def _p_table(ps, n, eps, reps):
