@@ -33,6 +33,9 @@ Sources (keys used in the docstrings):
 * [BW18]  Balle, Wang. Improving the Gaussian mechanism for differential privacy (ICML 2018).
 * [DRS22] Dong, Roth, Su. Gaussian differential privacy (JRSS-B 2022).
 * [WRRW23] Whitehouse, Ramdas, Rogers, Wu. Fully-adaptive composition in differential privacy (ICML 2023).
+* [ZDW22] Zhu, Dong, Wang. Optimal accounting of differential privacy via characteristic function (AISTATS 2022).
+* [DGKKM22] Doroshenko, Ghazi, Kamath, Kumar, Manurangsi. Connect the dots: tighter discrete approximations
+  of privacy loss distributions (PoPETs 2022).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from .._validate import (check_array, check_delta, check_epsilon, check_int,
                          check_nonnegative, check_positive)
 from ..claims import Claim
 from ..errors import AccountingError, ParameterError, warn_privacy
+from . import pld as _pld
 from .ledger import FrozenLedger, Ledger, MechanismEvent
 
 __all__ = [
@@ -885,6 +889,24 @@ def event_rho(event: MechanismEvent) -> float:
     return zcdp_of_pure(event_epsilon(event))
 
 
+def _pld_items(events, gaussian_mus) -> list[tuple]:
+    """The events as PLD items (reference/privacy/pld.py): ('laplace', eps0) for a Laplace event,
+    ('rr', eps, delta_i) for the other eps-DP and (eps, delta)-DP kinds (randomized response is their
+    worst case [KOV15, Thm 3.3]), and one ('gaussian', sqrt(sum mu_i^2)) for all Gaussian events
+    [DRS22, Cor 3.3]. Events with epsilon 0 are left out."""
+    items: list[tuple] = []
+    for e in events:
+        if e.kind == "gaussian":
+            continue
+        eps = event_epsilon(e)
+        if eps <= 0:
+            continue
+        items.append(("laplace", eps) if e.kind == "laplace" else ("rr", eps, float(e.delta)))
+    if gaussian_mus:
+        items.append(("gaussian", gdp_compose(gaussian_mus)))
+    return items
+
+
 @dataclass(frozen=True)
 class Certificate:
     """The tightest (epsilon, delta) the accountant proves for a ledger.
@@ -922,6 +944,13 @@ def certify(ledger, delta) -> Certificate:
       converted at delta_c [BS16 Prop 1.3; CKS20 Prop 12];
     * ``GDP (exact)``: when every event is Gaussian: exact [DRS22; BW18]. (Events of zero
       sensitivity are 0-DP and are left out of every method.)
+    * ``PLD (connect-the-dots)``: when there is a non-Gaussian event (and the ledger is not
+      homogeneous eps-DP steps without Laplace, where ``optimal (KOV)`` is already exact):
+      the privacy-loss distributions of the events' dominating pairs (Laplace; randomized
+      response for the other eps-DP and (eps, delta)-DP kinds; one Gaussian block) composed
+      by FFT with a discretisation that only raises delta [reference/privacy/pld.py;
+      ZDW22 Thm 10; DGKKM22]. It uses the whole delta (the approximate events' deltas are
+      inside the PLD as mass at +inf).
 
     The certificate is the minimum. An empty ledger (or one whose events all have
     zero sensitivity) is (0, delta). A ledger holding a ``claimed`` event (a guarantee a
@@ -991,6 +1020,14 @@ def certify(ledger, delta) -> Certificate:
 
     if gaussian_mus and not pure_eps and not any(d > 0 for d in pure_deltas):
         candidates.append(("GDP (exact)", gaussian_epsilon(delta, gdp_compose(gaussian_mus))))
+
+    # PLD: every event by its dominating pair, composed exactly up to a pessimistic discretisation
+    # (reference/privacy/pld.py). Left out where KOV is already the exact optimum (homogeneous
+    # eps-DP steps that are not Laplace: their worst case is randomized response).
+    items = _pld_items(events, gaussian_mus)
+    if pure_eps and not (homogeneous and all(it[0] == "rr" for it in items)):
+        guess = min(e for _, e in candidates)
+        candidates.append(("PLD (connect-the-dots)", _pld.epsilon_for_items(items, delta, guess=guess)))
 
     method, eps = min(candidates, key=lambda c: c[1])
     return Certificate(eps, delta, method, tuple(candidates), n, delta_events, relations)
