@@ -1,0 +1,64 @@
+"""Mutants of the PLD accountant (reference/privacy/pld.py and its place in certify).
+
+Ids core-M200 upward (the rest of the core catalogue uses core-M01..M199). Each is a wrong
+line a PLD implementation plausibly contains; the checks compare with exact profiles computed
+independently (quadrature, enumeration) in tests/privacy/test_pld.py.
+"""
+
+from __future__ import annotations
+
+from . import Mutant
+
+PLD = "reference/privacy/pld.py"
+ACC = "reference/privacy/accounting.py"
+T_PLD = "tests/privacy/test_pld.py"
+
+MUTANTS = (
+    Mutant(
+        id="core-M200", target="core:certify", bug_class="accountant",
+        description="optimistic discretisation: every loss rounded down to the grid point below it "
+                    "(instead of connect-the-dots, which keeps the P- and Q-mass)",
+        file=PLD,
+        find="hi = masses * (-np.expm1(-r)) / (-math.expm1(-h))",
+        replace="hi = 0.0 * masses",
+        checks=(f"{T_PLD}::test_certify_meets_the_exact_laplace_profile",
+                f"{T_PLD}::test_pld_delta_is_never_below_the_exact_laplace_profile"),
+    ),
+    Mutant(
+        id="core-M201", target="core:certify", bug_class="accountant",
+        description="wrong Laplace privacy loss: the continuous part's density written as "
+                    "(1/2) e^{-(eps0 - l)} instead of (1/4) e^{-(eps0 - l)/2}",
+        file=PLD,
+        find="lambda l: 0.25 * np.exp(-(e0 - l) / 2)",
+        replace="lambda l: 0.5 * np.exp(-(e0 - l))",
+        checks=(f"{T_PLD}::test_pld_delta_is_never_below_the_exact_laplace_profile",
+                f"{T_PLD}::test_certify_meets_the_exact_laplace_profile"),
+    ),
+    Mutant(
+        id="core-M202", target="core:certify", bug_class="sensitivity",
+        description="a Laplace event handed to the PLD with eps0 = Delta / (2b) (the l1 sensitivity halved)",
+        file=ACC,
+        find='items.append(("laplace", eps) if e.kind == "laplace" else ("rr", eps, float(e.delta)))',
+        replace='items.append(("laplace", eps / 2) if e.kind == "laplace" else ("rr", eps, float(e.delta)))',
+        checks=(f"{T_PLD}::test_certify_meets_the_exact_laplace_profile",),
+    ),
+    Mutant(
+        id="core-M203", target="core:certify", bug_class="accountant",
+        description="a tail mass dropped: the mass at loss +inf (the approximate events' deltas, the "
+                    "Gaussian's upper tail) left out of the composition",
+        file=PLD,
+        find="log_keep += c * math.log1p(-p.inf_mass) if p.inf_mass < 1 else -math.inf",
+        replace="log_keep += 0.0",
+        checks=(f"{T_PLD}::test_approximate_events_as_mass_at_infinity",),
+    ),
+    Mutant(
+        id="core-M204", target="core:certify", bug_class="accountant",
+        description="the tilt undone with the wrong sign (e^{+lambda l} instead of e^{-lambda l}) when "
+                    "the composed masses are read back",
+        file=PLD,
+        find="+ self.log_z - self.lam * loss",
+        replace="+ self.log_z + self.lam * loss",
+        checks=(f"{T_PLD}::test_issue_13_examples_match_the_independent_pld_within_one_percent",
+                f"{T_PLD}::test_fft_error_bound_covers_the_direct_convolution"),
+    ),
+)
