@@ -145,6 +145,7 @@ def audit_cases() -> list:
             samples=100_000, quick_samples=20_000, chunk=5_000,
             worst_case="the changed record sits in the median bucket and moves it across the whole clip range: "
                        "Algorithm 3 moves by 6 tau / b = 15, its sensitivity",
+            calibration=calibration, erratum="heavy_tailed-E03",
         ))
         cases.append(PrivacyCase(
             claim="heavy_tailed:Theorem 4.1 DP",
@@ -158,6 +159,7 @@ def audit_cases() -> list:
             thresholds=Bonferroni(thresholds=(-7.5, 0.0, 7.5)),
             samples=100_000, quick_samples=20_000, chunk=5_000,
             worst_case="as for CDPCWME",
+            calibration=calibration, erratum="heavy_tailed-E03",
         ))
         cases.append(PrivacyCase(
             claim="heavy_tailed:Algorithm 4 privacy",
@@ -172,6 +174,7 @@ def audit_cases() -> list:
             samples=100_000, quick_samples=20_000, chunk=5_000,
             worst_case="psi_c is odd and increasing with sup S(c) at infinity: one record from -inf to +inf "
                        "moves mu_hat by 2 S(c) tau / n, its sensitivity",
+            calibration=calibration, erratum="heavy_tailed-E01",
         ))
     cases.append(PrivacyCase(
         claim="heavy_tailed:Lemma 5.1",
@@ -186,6 +189,7 @@ def audit_cases() -> list:
         samples=20_000, quick_samples=5_000, chunk=1_000,
         worst_case="while |w| < 10 every step's noisy gradient shifts by exactly 6 tau / b = 15 between the two "
                    "data sets; the statistic is the transcript's likelihood ratio",
+        calibration="certified",
     ))
     cases.append(RateCase(
         claim="heavy_tailed:Corollary 4.2",

@@ -132,4 +132,11 @@ MUTANTS = (
         replace="np.vstack([np.zeros_like(nu), p ** (-1.0) * nu])",
         checks=("tests/heavy_tailed/test_lower_bound.py::test_packing_law_facts",),
     ),
+    Mutant(
+        id="heavy_tailed-M17", target="heavy_tailed:Algorithm 1", bug_class="sign",
+        description="line 10 steps along the oracle's gradient (ascent)",
+        file=F, find="w = domain.project(w - eta * g)", replace="w = domain.project(w + eta * g)",
+        checks=("tests/heavy_tailed/test_framework.py::test_theorem_3_1_with_a_biased_noisy_oracle",
+                "tests/heavy_tailed/test_framework.py::test_theorem_3_2_distance_bound"),
+    ),
 )

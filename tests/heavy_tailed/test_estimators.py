@@ -138,12 +138,12 @@ def test_paper_noise_constants(n, d, tau, rho, beta):
 @pytest.mark.parametrize("estimator", ["cdpcwme", "dpcwme", "cdpnsme"])
 @pytest.mark.parametrize("calibration", ["paper", "certified"])
 def test_the_recorded_noise_is_the_noise_added(estimator, calibration):
-    """(output - non-private) / scale over 600 runs x d = 20 coordinates follows N(0,1) (Gaussian) or
+    """(output - non-private) / scale over 300 runs x d = 20 coordinates follows N(0,1) (Gaussian) or
     Lap(0,1) (Laplace): Kolmogorov-Smirnov at false-alarm 1e-4. Half the noise or no noise fails."""
     rng = np.random.default_rng(11)
     X = ht.heavy_tailed_data(60, 20, 3, rng)
     z = []
-    for _ in range(600):
+    for _ in range(300):
         if estimator == "cdpcwme":
             r = ht.cdpcwme(X, 0.5, 10.0, 0.5, rng, calibration=calibration)
         elif estimator == "dpcwme":

@@ -98,10 +98,10 @@ def test_cdpcwme_audit_at_the_worst_pair_with_control():
     rho = 0.5                                            # claim: sqrt(2 rho) = 1 -GDP at the worst pair
     pair = cwme_pair()
     thr = (-7.5, 0.0, 7.5)
-    ok = audit(lambda X, r: cwme_run(X, r, rho=rho), pair, 3000, 10, thresholds=thr)
+    ok = audit(lambda X, r: cwme_run(X, r, rho=rho), pair, 2000, 10, thresholds=thr)
     assert ok.mu_lower_bound <= math.sqrt(2 * rho)
     # negative control: 0.7 of the certified noise (the same code at budget rho / 0.49)
-    ctrl = audit(lambda X, r: cwme_run(X, r, rho=rho / 0.49), pair, 3000, 20, thresholds=thr)
+    ctrl = audit(lambda X, r: cwme_run(X, r, rho=rho / 0.49), pair, 2000, 20, thresholds=thr)
     assert_control_near(ht.certified_sigma(15.0, rho), ht.certified_sigma(15.0, rho / 0.49))
     assert ctrl.mu_lower_bound > math.sqrt(2 * rho)
     # the pair really moves Algorithm 3 by the full sensitivity
@@ -135,9 +135,9 @@ def test_dpcwme_audit_at_the_worst_pair_with_control():
     eps = 1.0
     pair = cwme_pair()
     thr = (-7.5, 0.0, 7.5)
-    ok = audit(lambda X, r: dpcwme_run(X, r, eps=eps), pair, 3000, 30, thresholds=thr, criterion="epsilon")
+    ok = audit(lambda X, r: dpcwme_run(X, r, eps=eps), pair, 2000, 30, thresholds=thr, criterion="epsilon")
     assert ok.epsilon_lower_bound <= eps
-    ctrl = audit(lambda X, r: dpcwme_run(X, r, eps=eps / 0.6), pair, 3000, 40, thresholds=thr, criterion="epsilon")
+    ctrl = audit(lambda X, r: dpcwme_run(X, r, eps=eps / 0.6), pair, 2000, 40, thresholds=thr, criterion="epsilon")
     assert_control_near(ht.certified_laplace_scale(15.0, eps), ht.certified_laplace_scale(15.0, eps / 0.6))
     assert ctrl.epsilon_lower_bound > eps
 
@@ -171,15 +171,15 @@ def test_nsme_audit_flags_the_paper_noise_at_small_c_and_passes_certified():
     rho, c = 0.5, 0.1
     pair = nsme_pair()
     thr = (-3.0, 0.0, 3.0)
-    paper = audit(lambda X, r: nsme_run(X, r, rho=rho, c=c, calibration="paper"), pair, 3000, 50, thresholds=thr)
+    paper = audit(lambda X, r: nsme_run(X, r, rho=rho, c=c, calibration="paper"), pair, 2000, 50, thresholds=thr)
     assert paper.mu_lower_bound > math.sqrt(2 * rho)            # the printed noise violates the claim (true mu = 1.331)
-    ok = audit(lambda X, r: nsme_run(X, r, rho=rho, c=c, calibration="certified"), pair, 3000, 60, thresholds=thr)
+    ok = audit(lambda X, r: nsme_run(X, r, rho=rho, c=c, calibration="certified"), pair, 2000, 60, thresholds=thr)
     assert ok.mu_lower_bound <= math.sqrt(2 * rho)
-    ctrl = audit(lambda X, r: nsme_run(X, r, rho=rho / 0.49, c=c, calibration="certified"), pair, 3000, 70,
+    ctrl = audit(lambda X, r: nsme_run(X, r, rho=rho / 0.49, c=c, calibration="certified"), pair, 2000, 70,
                  thresholds=thr)
     assert ctrl.mu_lower_bound > math.sqrt(2 * rho)
     # and at c = 1 >= C_STAR the printed noise is within the claim (true mu = 0.910)
-    fine = audit(lambda X, r: nsme_run(X, r, rho=rho, c=1.0, calibration="paper"), pair, 3000, 80, thresholds=thr)
+    fine = audit(lambda X, r: nsme_run(X, r, rho=rho, c=1.0, calibration="paper"), pair, 2000, 80, thresholds=thr)
     assert fine.mu_lower_bound <= math.sqrt(2 * rho)
 
 
@@ -221,10 +221,10 @@ def test_algorithm2_full_run_audit_with_control():
     rho, T = 0.5, 4
     pair = sco_pair()
     thr = (-30.0, 0.0, 30.0)
-    ok = audit(lambda X, r: sco_run(X, r, rho=rho, T=T), pair, 1500, 90, thresholds=thr)
+    ok = audit(lambda X, r: sco_run(X, r, rho=rho, T=T), pair, 1000, 90, thresholds=thr)
     assert ok.mu_lower_bound <= math.sqrt(2 * rho)
     # control: every call at rho instead of rho / T (sigma 2x smaller at T = 4)
-    ctrl = audit(lambda X, r: sco_run(X, r, rho=rho * T, T=T), pair, 1500, 100, thresholds=thr)
+    ctrl = audit(lambda X, r: sco_run(X, r, rho=rho * T, T=T), pair, 1000, 100, thresholds=thr)
     assert_control_near(ht.certified_sigma(15.0, rho / T), ht.certified_sigma(15.0, rho))
     assert ctrl.mu_lower_bound > math.sqrt(2 * rho)
 
