@@ -16,7 +16,14 @@ from hypothesis import given, strategies as st
 from reference.algorithms import erm_geometry as eg
 from reference.geometry import width
 
-mpmath.mp.dps = 50
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fifty_digits():
+    """50 digits for this module's tests only (mpmath.workdps restores the caller's precision, so
+    the suite does not depend on the order modules run in)."""
+    with mpmath.workdps(50):
+        yield
 
 
 def _gdp_delta(eps, mu):

@@ -7,6 +7,7 @@ import pytest
 
 from reference.audit import cases_erm_geometry as cases
 from reference.audit.cases import ExactCase, PrivacyCase, RateCase
+from reference.audit.standards import assert_control_near
 
 exact = pytest.importorskip("reference.audit.exact")
 
@@ -44,3 +45,14 @@ def test_exact_rows_of_algorithms_4_and_5():
             assert measured <= case.claimed_epsilon < control
     paper4 = next(c for c in cases.audit_cases() if c.claim == "erm_geometry:Theorem 5.4")
     assert paper4.certify() > 1.0     # the accountant certifies only ~1.57 for the printed scale: unproven
+
+
+def test_every_negative_control_is_at_most_2x_off_its_claim():
+    """Exact rows: the control's exact epsilon lies in (eps, 2 eps] (a realistic under-noising, not a
+    caricature). Algorithm 1's sampled row: its control sigma is within 2x of the certified sigma."""
+    for case in cases.audit_cases():
+        if isinstance(case, ExactCase):
+            _, control = _exact(case)
+            assert control > case.claimed_epsilon, case.title
+            assert_control_near(case.claimed_epsilon, control, what=case.title)
+    assert_control_near(cases._alg1_sigma("certified"), cases._alg1_sigma("certified") / 2)
