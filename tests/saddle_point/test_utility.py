@@ -184,3 +184,46 @@ def test_gap_decays_like_n_to_the_minus_half_and_the_control_does_not():
     control = fit_rate(small, gap_rate_study(small, 4, y_descends=True), np.random.default_rng(1))
     with pytest.raises(AssertionError):
         assert_rate(control, -0.5, -1 / 3, tolerance=0.06, what="control: y descends")
+
+
+@pytest.mark.claim("saddle_point:Lemma 3.11")
+def test_output_sampling_costs_at_most_lemma_3_11():
+    """Algorithm 1's output averages one vertex per iterate: E Gap(x_tilde, y_tilde) - Gap(x_bar, y_bar)
+    <= 8 L1 sqrt(log max(dx, dy) / T) + 4 L1 / T (L1 = max |A| for a bilinear game), estimated from 300
+    independent re-draws of the output vertices of one run (independent sampler: counting the cumulative
+    sums below a uniform), mean plus 4 standard errors (false alarm about 3e-5)."""
+    atoms = _structured_game(np.random.default_rng(0), dx=8, dy=6)
+    game = sp.QuadraticSaddle(atoms, np.random.default_rng(3).integers(0, 8, 4000), weights=np.full(8, 1 / 8))
+    res = sp.private_smd_vertices(game, 4.0, 1e-3, np.random.default_rng(4), T=1000)
+    xbar, ybar = res.iterates_x.mean(axis=0), res.iterates_y.mean(axis=0)
+    base = sp.duality_gap(game, xbar, ybar)
+    rng = np.random.default_rng(5)
+    diffs = []
+    cx, cy = np.cumsum(res.iterates_x, axis=1), np.cumsum(res.iterates_y, axis=1)
+    for _ in range(300):
+        jx = np.minimum((rng.random((res.T, 1)) >= cx).sum(axis=1), game.dx - 1)
+        jy = np.minimum((rng.random((res.T, 1)) >= cy).sum(axis=1), game.dy - 1)
+        diffs.append(sp.duality_gap(game, np.bincount(jx, minlength=game.dx) / res.T,
+                                    np.bincount(jy, minlength=game.dy) / res.T) - base)
+    diffs = np.array(diffs)
+    L1 = float(np.abs(game.atoms).max())
+    bound = 8 * L1 * np.sqrt(np.log(max(game.dx, game.dy)) / res.T) + 4 * L1 / res.T
+    assert_bound_bites(bound, 2 * L1, what="Lemma 3.11")
+    assert diffs.mean() + 4 * diffs.std(ddof=1) / np.sqrt(diffs.size) <= bound
+    assert sp.duality_gap(game, res.x, res.y) - base <= bound
+
+
+def test_algorithms_3_and_5_barely_move_at_test_sizes():
+    """saddle_point-E10: with the reconstructed constants the total step of Algorithm 3 (eta tau) and of
+    Algorithm 5's learner (eta sum_t alpha_t = eta T (T+1)/2) stay O(1) at n = 32000 / 16000, so their gaps do
+    not decrease at sizes a test can afford (measured: slopes -0.02 and -0.05, both with intervals covering 0)."""
+    atoms = _structured_game(np.random.default_rng(0))
+    n = 32000
+    game = sp.QuadraticSaddle(atoms, np.random.default_rng(6).integers(0, 8, n), weights=np.full(8, 1 / 8))
+    r3 = sp.private_smd_bias_reduced(game, 4.0, 1e-3, np.random.default_rng(7), B=9, keep_iterates=False)
+    assert r3.eta * r3.T < 3
+    rng = np.random.default_rng(8)
+    a = rng.uniform(-1, 1, (16000, 5))
+    prob = sp.SimplexLeastSquares(a, a @ np.array([0.6, 0.4, 0, 0, 0]) + 0.1 * rng.uniform(-1, 1, 16000))
+    # the stability cap alone: eta <= 1/(8 L0 tau T), tau = 165 as Theorem 4.2's recipe gives here
+    assert 1 / (8 * prob.lipschitz * 165 * 16000) * 16000 * 16001 / 2 < 10
