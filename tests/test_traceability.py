@@ -49,7 +49,7 @@ def test_unknown_paper_is_refused():
         traceability.generate("nonsense")
 
 
-@pytest.mark.parametrize("key", ["core", "erm_geometry", "lasso", "heavy_tailed"])
+@pytest.mark.parametrize("key", ["core", "erm_geometry", "lasso", "heavy_tailed", "online"])
 def test_committed_traceability_pages_are_current(key):
     """docs/<key>.md's generated part matches the code; regenerate with
     `python -m reference trace --write` after moving code lines or changing claims."""

@@ -1,0 +1,137 @@
+"""Mutants of paper ``online`` (reference/algorithms/online.py): realistic wrong ports of Algorithms 1-6
+and of the base learners, each with the checks that kill it. See reference/mutants/__init__.py."""
+
+from __future__ import annotations
+
+from . import Mutant
+
+F = "reference/algorithms/online.py"
+T_ALG = "tests/online/test_algorithms.py"
+T_PRIV = "tests/online/test_privacy.py"
+T_SENS = "tests/online/test_sensitivity.py"
+T_TREE = "tests/online/test_tree.py"
+
+MUTANTS = (
+    Mutant(
+        id="online-M01", target="online:Algorithm 2", bug_class="data-use",
+        description="PIGD's IGD step starts from the released noisy point xhat_t: the noise is fed back into the state",
+        file=F, find="x = f.prox(x, eta, C)", replace="x = f.prox(x_hat, eta, C)",
+        checks=(f"{T_ALG}::test_nonprivate_state_is_identical_across_noise_seeds",),
+        fast=True,
+    ),
+    Mutant(
+        id="online-M02", target="online:Algorithm 1", bug_class="noise-scale",
+        description="POCP adds half the noise of line 7 (beta/2t)",
+        file=F,
+        find="# Line 7: noise addition xtilde_{t+1} = x_{t+1} + b_{t+1}, b ~ N(0, beta^2/t^2 I)\n"
+             "        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)",
+        replace="# Line 7: noise addition xtilde_{t+1} = x_{t+1} + b_{t+1}, b ~ N(0, beta^2/t^2 I)\n"
+                "        x_tilde = x + (0.5 * beta / t) * rng.standard_normal(x.shape)",
+        checks=(f"{T_PRIV}::test_pocp_whole_stream_audit_with_half_noise_control",),
+        fast=True,
+    ),
+    Mutant(
+        id="online-M03", target="online:Algorithm 2", bug_class="sensitivity",
+        description="the 1/alpha missing from IGD's sensitivity (Lemma 4 as printed: lambda = 2L)",
+        file=F, find='return 2.0 * check_positive(L, "L") / check_positive(alpha, "alpha")',
+        replace='return 2.0 * check_positive(L, "L")',
+        checks=(f"{T_SENS}::test_igd_sensitivity_with_the_one_over_alpha", f"{T_SENS}::test_printed_igd_constant_fails"),
+    ),
+    Mutant(
+        id="online-M04", target="online:Algorithm 2", bug_class="noise-not-added",
+        description="PIGD draws the noise of line 8 but releases the non-private iterate",
+        file=F,
+        find="        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n"
+             "        # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        x_hat",
+        replace="        x_tilde = x + 0 * (beta / t) * rng.standard_normal(x.shape)\n"
+                "        # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        x_hat",
+        checks=(f"{T_ALG}::test_nonprivate_state_is_identical_across_noise_seeds",),
+    ),
+    Mutant(
+        id="online-M05", target="online:Algorithm 2", bug_class="step-size",
+        description="PIGD's learning rate 1/t instead of 1/(alpha t)",
+        file=F, find="# Line 6: learning rate eta_t = 1/(alpha t)\n        eta = 1.0 / (alpha * t)",
+        replace="# Line 6: learning rate eta_t = 1/(alpha t)\n        eta = 1.0 / t",
+        checks=(f"{T_ALG}::test_nonprivate_state_is_identical_across_noise_seeds",),
+    ),
+    Mutant(
+        id="online-M06", target="online:Algorithm 3", bug_class="step-size",
+        description="PGIGA with the standard GIGA step 1/(alpha t) instead of line 6's 2/(alpha t)",
+        file=F, find="# Line 6: step size eta_t = 2/(alpha t)\n        eta = 2.0 / (alpha * t)",
+        replace="# Line 6: step size eta_t = 2/(alpha t)\n        eta = 1.0 / (alpha * t)",
+        checks=(f"{T_ALG}::test_pgiga_and_giga_updates_are_line_7",),
+    ),
+    Mutant(
+        id="online-M07", target="online:Algorithm 3", bug_class="sensitivity",
+        description="GIGA's sensitivity 2G/alpha as Lemma 5 prints it (case 1 loses a factor 2)",
+        file=F, find='return 4.0 * check_positive(G, "G") / check_positive(alpha, "alpha")',
+        replace='return 2.0 * check_positive(G, "G") / check_positive(alpha, "alpha")',
+        checks=(f"{T_SENS}::test_printed_giga_constant_fails", f"{T_SENS}::test_giga_sensitivity_after_warmup"),
+    ),
+    Mutant(
+        id="online-M08", target="online:Algorithm 5", bug_class="tree",
+        description="item t stored at leaf bin(t) (line 5 read literally) instead of bin(t - 1)",
+        file=F, find='return format(t - 1, f"0{self.k}b")', replace='return format(t % (1 << self.k), f"0{self.k}b")',
+        checks=(f"{T_TREE}::test_the_right_leaf_is_populated", f"{T_TREE}::test_line_13_example_and_leaf_labels"),
+        fast=True,
+    ),
+    Mutant(
+        id="online-M09", target="online:Algorithm 5", bug_class="noise-scale",
+        description="every tree node gets half the noise",
+        file=F, find="return self.sigma * self.rng.standard_normal(self.shape) if self.sigma > 0 else 0.0",
+        replace="return 0.5 * self.sigma * self.rng.standard_normal(self.shape) if self.sigma > 0 else 0.0",
+        checks=(f"{T_TREE}::test_prefix_noise_variance_is_popcount_sigma2",
+                f"{T_TREE}::test_alg5_agrees_bit_for_bit_with_the_tree"),
+    ),
+    Mutant(
+        id="online-M10", target="online:Algorithm 5", bug_class="noise-law",
+        description="the certified tree noise scales with 1/sqrt(eps) (sigma calibrated at sqrt(eps))",
+        file=F, find='return accounting.certified_gaussian_sigma(sens, check_int(trees, "trees", 1), eps, delta)',
+        replace='return accounting.certified_gaussian_sigma(sens, check_int(trees, "trees", 1), math.sqrt(eps), delta)',
+        checks=(f"{T_TREE}::test_certified_sigma_holds_and_is_tight",),
+    ),
+    Mutant(
+        id="online-M11", target="online:Algorithm 4", bug_class="sensitivity",
+        description="PQFTL's certified trees calibrated for ||y v|| <= R (line 8's R) instead of R^2",
+        file=F, find='sig_V = sig_u = tree_sigma(R * R, T, eps, delta, "certified", trees=2)',
+        replace='sig_V = sig_u = tree_sigma(R, T, eps, delta, "certified", trees=2)',
+        checks=(f"{T_PRIV}::test_pqftl_u_tree_with_R_refuted",),
+    ),
+    Mutant(
+        id="online-M12", target="online:Algorithm 6", bug_class="averaging",
+        description="POL releases the last IGD iterate instead of the average (line 12)",
+        file=F, find="x_avg = s / T", replace="x_avg = x",
+        checks=(f"{T_ALG}::test_zero_noise_reductions", f"{T_SENS}::test_pol_sensitivity_attained_and_printed_bound_fails"),
+    ),
+    Mutant(
+        id="online-M13", target="online:Algorithm 6", bug_class="sensitivity",
+        description="POL's sensitivity without 1/alpha (eq. (35) as printed)",
+        file=F, find="return 2.0 * L * H / (alpha * T)", replace="return 2.0 * L * H / T",
+        checks=(f"{T_SENS}::test_pol_sensitivity_attained_and_printed_bound_fails",),
+    ),
+    Mutant(
+        id="online-M14", target="online:eq. (20)", bug_class="data-use",
+        description="FTL leads with the last loss only (the linear part is not accumulated)",
+        file=F, find="S = S + f.a * f.c - f.g", replace="S = f.a * f.c - f.g",
+        checks=(f"{T_ALG}::test_ftl_and_qftl_are_the_leaders",),
+    ),
+    Mutant(
+        id="online-M15", target="online:eq. (21)", bug_class="step-index",
+        description="QFTL regularises with alpha I instead of t alpha I",
+        file=F, find="x = np.linalg.solve(t * alpha * np.eye(d) + V, u)", replace="x = np.linalg.solve(alpha * np.eye(d) + V, u)",
+        checks=(f"{T_ALG}::test_ftl_and_qftl_are_the_leaders",),
+    ),
+    Mutant(
+        id="online-M16", target="online:eq. (13)", bug_class="step-size",
+        description="IGD with eta_t = 1/t (alpha dropped)",
+        file=F, find="x = f.prox(x, 1.0 / (alpha * t), C)", replace="x = f.prox(x, 1.0 / t, C)",
+        checks=(f"{T_ALG}::test_nonprivate_state_is_identical_across_noise_seeds",),
+    ),
+    Mutant(
+        id="online-M17", target="online:GIGA", bug_class="sign",
+        description="GIGA ascends: x_t + eta grad f_t(x_t)",
+        file=F, find="x = _project(C, x - step_constant / (alpha * t) * f.grad(x))",
+        replace="x = _project(C, x + step_constant / (alpha * t) * f.grad(x))",
+        checks=(f"{T_ALG}::test_pgiga_and_giga_updates_are_line_7",),
+    ),
+)
