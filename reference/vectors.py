@@ -64,6 +64,10 @@ class VectorCase:
     atol: float = 1e-12
     n_runs: int = 2000                          # runs per side of the distribution check
     array_args: tuple[str, ...] = field(default=())
+    # The argument that sets the noise, and the power of it the noise scale goes with
+    # (("sigma", 1): noise ~ sigma; ("epsilon", -1): noise ~ 1/epsilon). It lets the harness build
+    # an under-noised candidate (the reference at 0.8 x its noise) to measure the law check's power.
+    noise_knob: tuple[str, float] | None = None
 
 
 def run_case(case: VectorCase, function: Callable | None = None) -> dict:
@@ -147,6 +151,33 @@ def write_vectors(out_dir: Path, algorithm: str | None = None) -> list[Path]:
         path.write_text(json.dumps(vector, indent=1) + "\n", encoding="utf-8")
         paths.append(path)
     return paths
+
+
+class ScaledNoise:
+    """The reference with its noise multiplied by ``factor`` (through the case's noise knob):
+    the realistic wrong implementation a law check must reject (0.8 x the noise)."""
+
+    def __init__(self, case: VectorCase, factor: float):
+        if case.noise_knob is None:
+            raise ParameterError("case.noise_knob", "the argument that sets the noise", case.name)
+        self.case, self.factor = case, float(factor)
+        self.function = resolve(case.reference)
+
+    def __call__(self, **kwargs):
+        name, power = self.case.noise_knob
+        kwargs[name] = kwargs[name] * self.factor ** (1.0 / power)
+        return self.function(**kwargs)
+
+
+def law_check_power(case: VectorCase, factor: float = 0.8, repeats: int = 100, alpha: float = 1e-3,
+                    seed: int = 1) -> tuple[int, int]:
+    """How often the distribution check rejects the reference run at ``factor`` x its noise:
+    (rejections, repeats), each repeat with fresh seeds. With ``factor=1`` it measures the false
+    alarm rate (the candidate is the reference itself)."""
+    candidate = ScaledNoise(case, factor) if factor != 1.0 else resolve(case.reference)
+    seeds = np.random.SeedSequence(seed).generate_state(repeats)
+    rejected = sum(not distribution_check(case, candidate, alpha=alpha, seed=int(s))[0] for s in seeds)
+    return rejected, repeats
 
 
 def distribution_check(case: VectorCase, function: Callable, n_runs: int | None = None, alpha: float = 1e-3,
