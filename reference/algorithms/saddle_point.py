@@ -1185,6 +1185,12 @@ CLAIMS = (
     Claim("saddle_point:Theorem 3.24", "utility",
           "The exponential mechanism's selection satisfies Pr[s_(i*) >= min_i s_i + (2 Delta/eps)(log k + t)] <= e^-t.",
           "§3 Theorem 3.24 (Dwork-Roth Thm 3.11)", "source"),
+    Claim("saddle_point:Lemma 3.8", "utility",
+          "On every path of Algorithm 1, Gap(x_bar, y_bar) <= 2 (log dx + log dy)/(eta T) + (eta/2T) sum (||g_t||^2 + "
+          "||Delta_t||^2) + (1/T) sum <Delta_t, (x_t, y_t) - (u_t, v_t)>, with Delta_t the gradient error and (u_t, v_t) "
+          "ghost mirror-descent iterates driven by it.",
+          f"§3 Lemma 3.8 (seed: 'iterates of Algorithm 1 generated in line 6'; implicit in Juditsky-Nemirovski-Tauvel); {_CAT}",
+          "reconstructed"),
     Claim("saddle_point:Lemma 3.11", "utility",
           "Averaging one vertex per iterate costs at most 8 L1 sqrt(log max(dx, dy) / T) + 4 L1 / T in expected duality "
           "gap over the gap of the averaged iterates (checked on Algorithm 1's output rule).",

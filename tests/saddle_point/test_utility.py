@@ -227,3 +227,38 @@ def test_algorithms_3_and_5_barely_move_at_test_sizes():
     prob = sp.SimplexLeastSquares(a, a @ np.array([0.6, 0.4, 0, 0, 0]) + 0.1 * rng.uniform(-1, 1, 16000))
     # the stability cap alone: eta <= 1/(8 L0 tau T), tau = 165 as Theorem 4.2's recipe gives here
     assert 1 / (8 * prob.lipschitz * 165 * 16000) * 16000 * 16001 / 2 < 10
+
+
+@pytest.mark.claim("saddle_point:Lemma 3.8")
+def test_lemma_3_8_holds_pathwise_on_algorithm_1_runs():
+    """Gap(x_bar, y_bar) <= 2 (log dx + log dy)/(eta T) + (eta/2T) sum (||g_t||^2 + ||Delta_t||^2)
+    + (1/T) sum <Delta_t, (x_t, y_t) - (u_t, v_t)>, with g_t = (g_x, -g_y) the estimates Algorithm 1 used
+    (recovered from consecutive iterates, log x_{t+1} - log x_t = -eta g_x + const; the constant is
+    irrelevant on the simplex and chosen to minimise ||.||_inf), Delta_t = G(x_t, y_t) - g_t with
+    G = (grad_x F, -grad_y F) of the population game, and ghost iterates u_{t+1} = softmax(-eta sum Delta_x).
+    On every path, 8 runs with steps in [0.05, 1]; the bound bites (below the trivial 2 max |A|)."""
+    from scipy.special import softmax
+
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        atoms = _structured_game(rng, dx=5, dy=4)
+        game = sp.QuadraticSaddle(atoms, rng.integers(0, 8, 400), weights=np.full(8, 1 / 8))
+        res = sp.private_smd_vertices(game, 4.0, 1e-3, rng, T=200, eta=float(rng.uniform(0.05, 1.0)))
+        X, Y, eta = res.iterates_x, res.iterates_y, res.eta
+        T = len(X) - 1
+        gx = -(np.log(X[1:]) - np.log(X[:-1])) / eta
+        gy = (np.log(Y[1:]) - np.log(Y[:-1])) / eta
+        gx -= (gx.max(axis=1, keepdims=True) + gx.min(axis=1, keepdims=True)) / 2
+        gy -= (gy.max(axis=1, keepdims=True) + gy.min(axis=1, keepdims=True)) / 2
+        Xs, Ys = X[:-1], Y[:-1]
+        G = [game.gradient(x, y) for x, y in zip(Xs, Ys)]
+        Dx = np.array([g[0] for g in G]) - gx
+        Dy = -(np.array([g[1] for g in G]) - gy)
+        cx = np.r_[np.zeros((1, game.dx)), np.cumsum(Dx, axis=0)][:T]
+        cy = np.r_[np.zeros((1, game.dy)), np.cumsum(Dy, axis=0)][:T]
+        U, V = softmax(-eta * cx, axis=1), softmax(-eta * cy, axis=1)
+        sq = lambda a, b: np.abs(a).max(axis=1) ** 2 + np.abs(b).max(axis=1) ** 2
+        bound = (2 * (np.log(game.dx) + np.log(game.dy)) / (eta * T) + eta / (2 * T) * np.sum(sq(gx, gy) + sq(Dx, Dy))
+                 + np.mean(np.sum(Dx * (Xs - U), axis=1) + np.sum(Dy * (Ys - V), axis=1)))
+        assert_bound_bites(bound, 2 * float(np.abs(game.A_bar).max()), what="Lemma 3.8")
+        assert sp.duality_gap(game, Xs.mean(axis=0), Ys.mean(axis=0)) <= bound
