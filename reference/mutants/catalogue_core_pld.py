@@ -38,8 +38,8 @@ MUTANTS = (
         id="core-M202", target="core:certify", bug_class="sensitivity",
         description="a Laplace event handed to the PLD with eps0 = Delta / (2b) (the l1 sensitivity halved)",
         file=ACC,
-        find='items.append(("laplace", eps) if e.kind == "laplace" else ("rr", eps, float(e.delta)))',
-        replace='items.append(("laplace", eps / 2) if e.kind == "laplace" else ("rr", eps, float(e.delta)))',
+        find='items.append(("laplace", eps) if kind == "laplace" else ("rr", eps, delta_i))',
+        replace='items.append(("laplace", eps / 2) if kind == "laplace" else ("rr", eps, delta_i))',
         checks=(f"{T_PLD}::test_certify_meets_the_exact_laplace_profile",),
     ),
     Mutant(

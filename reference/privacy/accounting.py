@@ -889,19 +889,17 @@ def event_rho(event: MechanismEvent) -> float:
     return zcdp_of_pure(event_epsilon(event))
 
 
-def _pld_items(events, gaussian_mus) -> list[tuple]:
+def _pld_items(kinds, pure, gaussian_mus) -> list[tuple]:
     """The events as PLD items (reference/privacy/pld.py): ('laplace', eps0) for a Laplace event,
     ('rr', eps, delta_i) for the other eps-DP and (eps, delta)-DP kinds (randomized response is their
     worst case [KOV15, Thm 3.3]), and one ('gaussian', sqrt(sum mu_i^2)) for all Gaussian events
-    [DRS22, Cor 3.3]. Events with epsilon 0 are left out."""
+    [DRS22, Cor 3.3]. ``kinds`` and ``pure`` ((event_epsilon, delta) pairs) list the non-Gaussian
+    events in order. Events with epsilon 0 are left out."""
     items: list[tuple] = []
-    for e in events:
-        if e.kind == "gaussian":
-            continue
-        eps = event_epsilon(e)
+    for kind, (eps, delta_i) in zip(kinds, pure):
         if eps <= 0:
             continue
-        items.append(("laplace", eps) if e.kind == "laplace" else ("rr", eps, float(e.delta)))
+        items.append(("laplace", eps) if kind == "laplace" else ("rr", eps, delta_i))
     if gaussian_mus:
         items.append(("gaussian", gdp_compose(gaussian_mus)))
     return items
@@ -1024,7 +1022,7 @@ def certify(ledger, delta) -> Certificate:
     # PLD: every event by its dominating pair, composed exactly up to a pessimistic discretisation
     # (reference/privacy/pld.py). Left out where KOV is already the exact optimum (homogeneous
     # eps-DP steps that are not Laplace: their worst case is randomized response).
-    items = _pld_items(events, gaussian_mus)
+    items = _pld_items([e.kind for e in events if e.kind != "gaussian"], pure, gaussian_mus)
     if pure_eps and not (homogeneous and all(it[0] == "rr" for it in items)):
         guess = min(e for _, e in candidates)
         candidates.append(("PLD (connect-the-dots)", _pld.epsilon_for_items(items, delta, guess=guess)))

@@ -125,9 +125,9 @@ def _split(losses: np.ndarray, masses: np.ndarray, h: float) -> tuple[int, np.nd
     lo = masses - hi
     j = j.astype(np.int64)
     offset = int(j.min())
-    out = np.zeros(int(j.max()) - offset + 2)
-    np.add.at(out, j - offset, lo)
-    np.add.at(out, j - offset + 1, hi)
+    size = int(j.max()) - offset + 2
+    out = (np.bincount(j - offset, weights=lo, minlength=size)
+           + np.bincount(j - offset + 1, weights=hi, minlength=size))
     return offset, out
 
 
@@ -146,8 +146,8 @@ def _panels(a: float, b: float, h: float, density, max_panel: float):
     edges = np.unique(np.concatenate(([a], cuts[(cuts > a) & (cuts < b)], [b])))
     widths = np.diff(edges)
     sub = np.maximum(1, np.ceil(widths / max_panel)).astype(int)
-    starts = np.repeat(edges[:-1], sub) + (np.concatenate([np.arange(s) for s in sub])
-                                           * np.repeat(widths / sub, sub))
+    k = np.arange(int(sub.sum())) - np.repeat(np.cumsum(sub) - sub, sub)      # panel number within its cell
+    starts = np.repeat(edges[:-1], sub) + k * np.repeat(widths / sub, sub)
     pw = np.repeat(widths / sub, sub)
     nodes = starts[:, None] + (pw[:, None] / 2) * (_GL_NODES[None, :] + 1)
     weights = (pw[:, None] / 2) * _GL_WEIGHTS[None, :] * density(nodes)

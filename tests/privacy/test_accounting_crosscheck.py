@@ -121,3 +121,73 @@ def test_certify_laplace_composition_never_below_the_pld_lower_bound(b, k):
     assert cert.epsilon >= lo - TOL
     # ours is a worst-case-over-eps0-DP bound (KOV) or zCDP: never better than the Laplace-specific PLD
     assert cert.epsilon >= hi - k * INTERVAL - TOL
+
+
+# ---------------------------------------------------------------------------
+# The PLD candidate of certify (issue 13) against dp-accounting's PLD on a random grid.
+
+def _their_pld(spec, pessimistic):
+    kw = dict(pessimistic_estimate=pessimistic, value_discretization_interval=INTERVAL)
+    if not pessimistic:
+        kw["use_connect_dots"] = False
+    out = None
+    for kind, param, count in spec:
+        if kind == "laplace":
+            p = pld.from_laplace_mechanism(param, sensitivity=1.0, **kw)
+        elif kind == "gaussian":
+            p = pld.from_gaussian_mechanism(param, sensitivity=1.0, **kw)
+        else:
+            p = pld.from_privacy_parameters(dp_accounting.pld.common.DifferentialPrivacyParameters(param, 0.0),
+                                            value_discretization_interval=INTERVAL)
+        p = p.self_compose(count) if count > 1 else p
+        out = p if out is None else out.compose(p)
+    return out
+
+
+def _random_grid(seed=13, size=12):
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    grid = []
+    for i in range(size):
+        family = ("laplace", "laplace2", "rr", "mixed")[i % 4]
+        delta = float(10.0 ** rng.uniform(-10, -3))
+        if family == "laplace":
+            spec = [("laplace", float(rng.uniform(0.5, 10)), int(rng.integers(2, 60)))]
+        elif family == "laplace2":
+            spec = [("laplace", float(rng.uniform(0.5, 10)), int(rng.integers(2, 30))),
+                    ("laplace", float(rng.uniform(0.5, 10)), int(rng.integers(2, 30)))]
+        elif family == "rr":
+            spec = [("rr", float(rng.uniform(0.05, 1.5)), 1) for _ in range(int(rng.integers(2, 12)))]
+        else:
+            spec = [("gaussian", float(rng.uniform(1, 8)), int(rng.integers(1, 10))),
+                    ("laplace", float(rng.uniform(0.5, 10)), int(rng.integers(2, 40)))]
+        grid.append((family, spec, delta))
+    return grid
+
+
+def _events(spec):
+    out = []
+    for kind, param, count in spec:
+        if kind == "laplace":
+            e = MechanismEvent("laplace", 1.0, "l1", noise_scale=param)
+        elif kind == "gaussian":
+            e = MechanismEvent("gaussian", 1.0, "l2", noise_scale=param)
+        else:
+            e = MechanismEvent("pure", 0.0, "l1", epsilon=param)
+        out += [e] * count
+    return out
+
+
+@pytest.mark.claim("core:certify")
+@pytest.mark.claim("core:PLD composition")
+@pytest.mark.parametrize("family, spec, delta", _random_grid(), ids=lambda v: v if isinstance(v, str) else None)
+def test_certify_within_one_percent_of_the_independent_pld(family, spec, delta):
+    """certify within 1% of dp-accounting's pessimistic PLD (interval 1e-4) and never below its
+    optimistic estimate (a lower bound of the exact value)."""
+    ours = acc.certify(ledger_of(_events(spec)), delta).epsilon
+    hi = _their_pld(spec, True).get_epsilon_for_delta(delta)
+    assert abs(ours / hi - 1) <= 0.01
+    if family != "rr":        # from_privacy_parameters has no optimistic variant
+        lo = _their_pld(spec, False).get_epsilon_for_delta(delta)
+        assert ours >= lo - TOL
