@@ -1158,6 +1158,9 @@ CLAIMS = (
     Claim("online:eq. (35)", "sensitivity",
           "POL's average iterate moves by at most 2 L (H_T - 1)/(alpha T) between neighbours, attained; the "
           "printed 2 L' ln T / T lacks 1/alpha.", "online eq. (35), Theorem 10 proof"),
+    Claim("online:Lemma 2", "constant",
+          "If |ln(p/q)| <= eps everywhere then KL(p||q) <= eps tanh(eps/2) <= 2 eps^2 (equality in the first for "
+          "randomized response); DRV's eps (e^eps - 1) is the looser form.", "online Lemma 2 ([14])"),
     Claim("online:Theorem 1", "privacy",
           "POCP is (3 eps, 2 delta)-DP: its released stream is exactly a Gaussian mechanism with mu <= "
           "sqrt(T-1) lambda/beta; at the printed beta the claim holds for eps >~ 0.01 but is refuted in a "
