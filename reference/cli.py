@@ -182,6 +182,13 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     return 0 if all(r.status in ("killed", "equivalent") for r in results) else 1
 
 
+def _cmd_experiments(args: argparse.Namespace) -> int:
+    from .experiments import run_experiments
+
+    print(run_experiments(args.key, quick=args.quick, plots=args.plots))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m reference", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -190,6 +197,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true",
                    help="print {\"metadata\": ..., \"algorithms\": [...], \"building_blocks\": [...]}")
     p.set_defaults(func=_cmd_list)
+
+    p = sub.add_parser("experiments", help="a paper's experiments reproduced on generated data (Markdown tables)")
+    p.add_argument("key", help="paper key (e.g. online)")
+    p.add_argument("--quick", action="store_true", help="smaller T, fewer runs")
+    p.add_argument("--plots", default=None, help="directory for PNG plots (needs matplotlib; optional)")
+    p.set_defaults(func=_cmd_experiments)
 
     p = sub.add_parser("claims", help="every claim: id, kind, statement, tests, status")
     p.add_argument("--paper", choices=sorted(registry.PAPERS), help="only this paper's claims")
