@@ -194,3 +194,17 @@ def test_visible_moment_excess_warns_with_the_estimate_and_privacy_is_unchanged(
     a = ht.cdpcwme(heavy, 1.0, 10.0, 0.1, rng).ledger.events[0]
     b = ht.cdpcwme(ok, 1.0, 10.0, 0.1, rng).ledger.events[0]
     assert (a.sensitivity, a.noise_scale) == (b.sensitivity, b.noise_scale)
+
+
+@pytest.mark.claim("heavy_tailed:Algorithm 1")
+def test_schedule_bucket_count_passes_through_when_beta_underflows():
+    """Theorem 5.2's beta = (n^-3/M)^(2d) is below the smallest float at d = 20; the schedule's m is passed
+    directly, and the printed noise is then the proof's 72 tau^2 m^2 d / (rho n^2)."""
+    s = ht.schedule_thm52(10**6, 20, 1.0, 2.0, strict=False)
+    assert s.beta == 0.0 and s.m == math.ceil(4 * (math.log(40) + 40 * math.log(1e18)))
+    X = np.zeros((7000, 20))
+    r = ht.cdpcwme(X, 0.5, 10.0, None, np.random.default_rng(0), m=s.m)
+    assert r.m == s.m and r.noise_scale == pytest.approx(math.sqrt(72 * 100 * s.m ** 2 * 20 / (0.5 * 7000 ** 2)))
+    res = ht.cdp_sco(X, ht.squared_loss_gradients, L2Ball(20, 1.0), 0.5, 2, 0.1, np.random.default_rng(0),
+                     tau=10.0, beta=None, m=s.m)
+    assert len(res.ledger) == 2 and res.certified_rho <= 0.5
