@@ -230,8 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("conform", help="check another implementation against the reference")
     p.add_argument("target", metavar="MODULE:FUNCTION")
     p.add_argument("--algorithm", required=True, help="the algorithm id it implements (see 'vectors')")
-    p.add_argument("--mode", choices=("both", "replay", "distribution"), default="both",
-                   help="replay the reference's draws, compare output laws, or both (default)")
+    p.add_argument("--mode", choices=("both", "replay", "distribution", "privacy"), default="both",
+                   help="replay the reference's draws, compare output laws, audit the candidate's privacy "
+                        "at the worst pair, or every check ('both', the default)")
     p.set_defaults(func=_cmd_conform)
 
     p = sub.add_parser("mutants", help="the kill matrix: realistic wrong implementations and the checks that kill them")

@@ -12,6 +12,10 @@ test-vector case of the algorithm id (see :mod:`reference.vector_cases`):
    fresh seeds; a two-sample test at a stated alpha compares the law of a scalar
    statistic of their outputs. This is the check for a black box that draws its noise
    its own way.
+3. **privacy** (cases that name their worst neighbouring input): an empirical
+   distinguishability audit of the candidate itself at that pair, and beside it the same
+   audit of the reference at half its noise, which must be flagged (else the check is
+   reported as having no power and fails).
 
 A candidate passes when every case passes the distribution check, and the replay
 check where it consumes draws as the reference does (``--mode`` chooses).
@@ -25,7 +29,7 @@ import argparse
 import sys
 from dataclasses import dataclass
 
-from .vectors import cases, distribution_check, replay, resolve, run_case
+from .vectors import ScaledNoise, cases, distribution_check, privacy_check, replay, resolve, run_case
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,12 @@ def check_implementation(target: str, algorithm: str, mode: str = "both", n_runs
         if mode in ("both", "distribution") and case.statistic is not None:
             ok, _, detail = distribution_check(case, function, n_runs=n_runs, alpha=alpha)
             rows.append(ConformanceRow(case.algorithm, case.name, "distribution", ok, detail))
+        if mode in ("both", "privacy") and case.neighbour is not None:
+            ok, _, detail = privacy_check(case, function)
+            # The same check on the reference at half its noise: it must flag that, or it has no power here.
+            control_ok, _, control = privacy_check(case, ScaledNoise(case, 0.5))
+            detail += f"; control (reference at 0.5 x noise): {control} -> {'missed' if control_ok else 'flagged'}"
+            rows.append(ConformanceRow(case.algorithm, case.name, "privacy", ok and not control_ok, detail))
     return rows
 
 

@@ -41,6 +41,10 @@ def mirror_descent_squared_loss(X, y, epsilon, delta, T, eta, geometry, calibrat
 _M = "reference.privacy.mechanisms"
 
 
+def _first_coordinate(out) -> float:
+    return float(np.asarray(out)[0])
+
+
 class _first_noise_magnitude:  # noqa: N801 - used like a function
     """|output[0] - value[0]|: the size of the first coordinate's noise. A law check on it sees a
     wrong noise scale directly (the signed output mixes both tails and needs about 2x the runs)."""
@@ -58,12 +62,18 @@ CASES: list[VectorCase] = [
         make_kwargs=lambda: {"value": np.array([0.5, -1.0, 2.0]), "sensitivity": 1.0, "sigma": 1.5},
         seed=1, array_args=("value",), statistic=_first_noise_magnitude(0.5), n_runs=4000,
         noise_knob=("sigma", 1.0),
+        # the worst pair: the first coordinate moves by the whole l2 sensitivity; mu = 1 / 1.5
+        neighbour=lambda: {"value": np.array([1.5, -1.0, 2.0]), "sensitivity": 1.0, "sigma": 1.5},
+        claimed_mu=1.0 / 1.5, privacy_statistic=_first_coordinate, privacy_runs=40_000,
     ),
     VectorCase(
         algorithm="core:laplace_mechanism", name="vector-3d", reference=f"{_M}:laplace_mechanism",
         make_kwargs=lambda: {"value": np.array([0.5, -1.0, 2.0]), "sensitivity": 1.0, "scale": 2.0},
         seed=2, array_args=("value",), statistic=_first_noise_magnitude(0.5), n_runs=4000,
         noise_knob=("scale", 1.0),
+        # the worst pair: the first coordinate moves by the whole l1 sensitivity; epsilon = 1 / 2
+        neighbour=lambda: {"value": np.array([1.5, -1.0, 2.0]), "sensitivity": 1.0, "scale": 2.0},
+        claimed_epsilon=0.5, privacy_statistic=_first_coordinate, privacy_runs=40_000,
     ),
     VectorCase(
         algorithm="core:exponential_mechanism", name="five-candidates", reference=f"{_M}:exponential_mechanism",

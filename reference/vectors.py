@@ -68,6 +68,15 @@ class VectorCase:
     # (("sigma", 1): noise ~ sigma; ("epsilon", -1): noise ~ 1/epsilon). It lets the harness build
     # an under-noised candidate (the reference at 0.8 x its noise) to measure the law check's power.
     noise_knob: tuple[str, float] | None = None
+    # The privacy property: the candidate run on the case's inputs and on ``neighbour()`` (the worst
+    # neighbouring input), ``privacy_runs`` times each; a Clopper-Pearson lower bound on epsilon (or
+    # on mu, for Gaussian-DP claims) of ``privacy_statistic`` must not exceed the claim.
+    neighbour: Callable[[], dict] | None = None
+    claimed_epsilon: float | None = None
+    claimed_delta: float = 0.0
+    claimed_mu: float | None = None
+    privacy_statistic: Callable[[Any], float] | None = None
+    privacy_runs: int = 100_000
 
 
 def run_case(case: VectorCase, function: Callable | None = None) -> dict:
@@ -178,6 +187,44 @@ def law_check_power(case: VectorCase, factor: float = 0.8, repeats: int = 100, a
     seeds = np.random.SeedSequence(seed).generate_state(repeats)
     rejected = sum(not distribution_check(case, candidate, alpha=alpha, seed=int(s))[0] for s in seeds)
     return rejected, repeats
+
+
+def privacy_check(case: VectorCase, function: Callable, runs: int | None = None, beta: float = 0.05,
+                  seed: int = 20261123) -> tuple[bool, float, str]:
+    """Empirical privacy of ``function`` at the case's worst neighbouring pair.
+
+    The candidate runs ``runs`` times on the case's inputs and on ``case.neighbour()`` with seeds
+    spawned from one SeedSequence; :func:`reference.audit.stats.distinguish` (held-out threshold
+    choice, Clopper-Pearson at confidence 1 - beta) turns ``privacy_statistic`` into a lower bound
+    on epsilon (or mu). The check fails when the lower bound exceeds the claim: a false alarm
+    against a private candidate has probability at most beta. Returns (passed, lower bound, message).
+    """
+    from .audit.cases import HeldOut
+    from .audit.stats import distinguish
+
+    if case.neighbour is None or case.privacy_statistic is None:
+        raise ParameterError("case.neighbour", "a neighbouring input and a privacy statistic", case.name)
+    runs = case.privacy_runs if runs is None else runs
+    children = np.random.SeedSequence(seed).spawn(2 * runs)
+    sides = []
+    try:
+        for kwargs, seeds in ((case.make_kwargs(), children[:runs]), (case.neighbour(), children[runs:])):
+            sides.append(np.array([float(case.privacy_statistic(case.output(function(**kwargs,
+                                                                                     rng=np.random.default_rng(c)))))
+                                   for c in seeds]))
+    except ParameterError:
+        raise
+    except Exception as exc:
+        return False, float("nan"), f"raised {type(exc).__name__}: {exc}"
+    if case.claimed_mu is not None:
+        result = distinguish(sides[0], sides[1], delta=0.0, beta=beta, rule=HeldOut(), criterion="mu")
+        bound, claim, name = result.mu_lower_bound, case.claimed_mu, "mu"
+    else:
+        result = distinguish(sides[0], sides[1], delta=case.claimed_delta, beta=beta, rule=HeldOut())
+        bound, claim, name = result.epsilon_lower_bound, case.claimed_epsilon, "epsilon"
+    ok = bound <= claim
+    return ok, float(bound), (f"{name} lower bound {bound:.3f} {'<=' if ok else '>'} claimed {claim:.3f} "
+                              f"({runs} runs a side, confidence {1 - beta:.0%})")
 
 
 def distribution_check(case: VectorCase, function: Callable, n_runs: int | None = None, alpha: float = 1e-3,

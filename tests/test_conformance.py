@@ -120,11 +120,13 @@ def test_black_box_with_the_right_law_passes_distribution_but_not_replay():
 def test_conform_command_exit_codes():
     good = subprocess.run([sys.executable, "-m", "reference", "conform",
                            "reference.privacy.mechanisms:laplace_mechanism",
-                           "--algorithm", "core:laplace_mechanism"], capture_output=True, text=True)
+                           "--algorithm", "core:laplace_mechanism", "--mode", "replay"],
+                          capture_output=True, text=True)
     assert good.returncode == 0, good.stdout + good.stderr
     bad = subprocess.run([sys.executable, "-m", "reference", "conform",
                           f"{__name__}:laplace_with_wrong_scale",
-                          "--algorithm", "core:laplace_mechanism"], capture_output=True, text=True)
+                          "--algorithm", "core:laplace_mechanism", "--mode", "replay"],
+                         capture_output=True, text=True)
     assert bad.returncode == 1 and "FAIL" in bad.stdout
 
 
@@ -168,3 +170,23 @@ def report_noisy_max_flat_port(scores, sensitivity, scale, rng, noise="laplace",
     scores = np.asarray(scores, dtype=float)
     draw = rng.laplace if noise == "laplace" else rng.gumbel
     return int(np.argmax(scores + draw(0.0, scale, scores.size)))
+
+
+def test_privacy_check_passes_the_reference_and_flags_half_the_noise():
+    """The candidate's own privacy audit at the worst pair (Laplace, claim epsilon = 0.5): the
+    reference passes; a port with half the scale (true epsilon 1.0) is flagged by the same check.
+    False alarm against a private candidate: at most beta = 0.05 (fixed seed: deterministic)."""
+    from reference.vectors import privacy_check
+
+    case = cases("core:laplace_mechanism")[0]
+    ok, bound, detail = privacy_check(case, resolve(case.reference), runs=40_000)
+    assert ok and bound <= 0.5, detail
+    ok, bound, detail = privacy_check(case, laplace_with_wrong_scale, runs=40_000)
+    assert not ok and bound > 0.5, detail
+
+
+def test_conform_privacy_rows_carry_their_control():
+    rows = check_implementation("reference.privacy.mechanisms:gaussian_mechanism", "core:gaussian_mechanism",
+                                mode="privacy")
+    assert [r.check for r in rows] == ["privacy"]
+    assert rows[0].passed and "flagged" in rows[0].detail, rows[0].detail
