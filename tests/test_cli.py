@@ -94,3 +94,12 @@ def test_an_unbuilt_paper_is_named_as_such_with_a_non_zero_exit(argv, capsys):
     assert main(argv + [_unbuilt()]) == 2
     err = capsys.readouterr().err
     assert "not built yet" in err and "built: core" in err
+
+
+def test_mutants_json_carries_metadata(tmp_path):
+    from reference.mutants.report import write_json
+
+    write_json([], tmp_path / "m.json")
+    payload = json.loads((tmp_path / "m.json").read_text())
+    assert payload["metadata"]["command"] == "mutants" and payload["metadata"]["version"]
+    assert payload["mutants"] == []

@@ -29,3 +29,22 @@ def test_private_lasso_names_where_the_nan_is(which):
     where = r"X\[4, 2\]" if which == "X" else r"y\[5\]"
     with pytest.raises(NonFiniteError, match=where + " = nan"):
         private_lasso(X, y, 1.0, 1e-5, np.random.default_rng(0))
+
+
+def test_private_lasso_warns_when_its_printed_noise_is_not_certified():
+    """lasso-E02: at typical parameters the accountant cannot certify the printed lambda; the run says so
+    (it used to return silently). The certified calibration at the same parameters is silent."""
+    import warnings
+
+    from reference.errors import PrivacyWarning
+
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-1, 1, size=(200, 5))
+    y = np.clip(X[:, 0] * 0.5, -1, 1)
+    with pytest.warns(PrivacyWarning, match=r"private_lasso\(calibration='paper'\).*lasso-E02.*'certified'"):
+        res = private_lasso(X, y, 1.0, 1e-6, np.random.default_rng(0), T=100)
+    assert res.certified_epsilon > 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyWarning)
+        res = private_lasso(X, y, 1.0, 1e-6, np.random.default_rng(0), T=100, calibration="certified")
+    assert res.certified_epsilon <= 1.0

@@ -39,7 +39,7 @@ import numpy as np
 
 from .._validate import check_delta, check_epsilon, check_int, check_positive, check_rng, non_finite_where
 from ..claims import Algorithm, Claim
-from ..errors import AssumptionViolation, NonFiniteError, ParameterError, ShapeError
+from ..errors import AssumptionViolation, NonFiniteError, ParameterError, ShapeError, warn_privacy
 from ..privacy.ledger import FrozenLedger
 from . import frank_wolfe as fw
 
@@ -390,6 +390,10 @@ def private_lasso(X, y, epsilon: float, delta: float, rng: np.random.Generator, 
         LassoGradient(X, y, incremental=incremental), fw.SignedBasis(p, c), start,
         T, noise_scale=lam, score_sensitivity=sens, rng=rng, selection=selection,
         step_size=step_size, keep_iterates=keep_iterates, label="private-lasso", claimed=(eps, d))
+    if res.certified_epsilon > eps * (1 + 1e-9):   # the claim this run makes is not one the package can prove
+        warn_privacy(f"private_lasso(calibration={calibration!r}): the accountant certifies epsilon "
+                     f"{res.certified_epsilon:.4g} > the claimed {eps:g} at delta {d:g} for this run's noise",
+                     "lasso-E02", "calibration='certified' (the accountant's smallest certified scale)")
     return PrivateLassoResult(
         theta=res.theta, iterates=res.iterates, selected_index=res.selected_index,
         step_sizes=res.step_sizes, T=T, noise_scale=lam, score_sensitivity=sens,

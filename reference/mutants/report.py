@@ -42,7 +42,9 @@ def matrix_table(results: list[MutantResult]) -> str:
 
 
 def write_json(results: list[MutantResult], path: str | Path) -> None:
-    Path(path).write_text(json.dumps({"summary": summary(results),
+    from .._meta import report_metadata
+
+    Path(path).write_text(json.dumps({"metadata": report_metadata(command="mutants"), "summary": summary(results),
                                       "mutants": [r.as_json() for r in results]}, indent=2) + "\n",
                           encoding="utf-8")
 
