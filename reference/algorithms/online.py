@@ -1194,6 +1194,13 @@ CLAIMS = (
     Claim("online:Theorem 2", "utility",
           "POCP's expected regret is at most 2 sqrt(d) L (lambda + ||C||) sqrt(T) ln^2(T/delta)/sqrt(eps) + "
           "R_A(T) (checked where the bound is below the trivial T x loss range).", "online Theorem 2, eq. (12)"),
+    Claim("online:Corollary 1", "utility",
+          "With probability >= 1 - gamma POCP's regret is at most 2 sqrt(d) L (lambda + ||C||) sqrt(T) ln^2(T/delta)"
+          "/sqrt(eps gamma) + R_A(T) (empirical quantile, where the bound bites).", "online Corollary 1"),
+    Claim("online:Theorem 6", "utility",
+          "PGIGA's expected regret is at most 4 sqrt(d)(G/alpha + ||C||) G ln^2(T/delta) sqrt(T)/sqrt(eps) + "
+          "(2G^2/alpha)(1 + log T) + 2 L_G^2 G ||C||/alpha^2 (checked at t_q = 2, where the omitted restart "
+          "term vanishes, and where the bound bites).", "online Theorem 6"),
     Claim("online:Theorem 4", "utility",
           "PIGD's expected regret grows as O~(sqrt T): the fitted exponent over T is consistent with 1/2 (log "
           "factors allowed) and excludes 1; a control whose noise does not decay with t is linear.",

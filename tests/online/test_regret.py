@@ -161,3 +161,41 @@ def test_pqftl_regret_is_polylog():
     ctrl = fit_rate(Ts, [[_pqftl_regret(T, 10 * T + r, True) for r in range(4)] for T in Ts],
                     np.random.default_rng(0))
     assert ctrl.lower > fit.upper and ctrl.lower > 0.3, (ctrl, fit)
+
+
+@pytest.mark.claim("online:Corollary 1")
+def test_pocp_regret_quantile_within_corollary_1():
+    """The same POCP-IGD runs (d = 2, T = 1000, eps = 1e5, delta = 0.01), 20 seeds: the empirical 0.9-quantile
+    of the regret is below the gamma = 0.1 bound, which is below the trivial bound."""
+    rng = np.random.default_rng(2)
+    d, T, eps, delta, alpha, gamma = 2, 1000, 1e5, 0.01, 1.0, 0.1
+    C = L2Ball(d, 1.0)
+    fs = quad_stream(T, d, rng)
+    L = max(f.lipschitz(C) for f in fs)
+    lam = ol.igd_sensitivity(L, alpha)
+    base = ol.regret(fs, ol.igd(fs, C, alpha, x1=np.zeros(d)).decisions, C)
+    regs = [ol.regret(fs, ol.pocp(fs, C, ol.igd_update(alpha), lam, T, eps, delta, np.random.default_rng(s),
+                                  x1=np.zeros(d)).decisions, C) for s in range(20)]
+    bound = (2 * math.sqrt(d) * L * (lam + 2.0) * math.sqrt(T) * math.log(T / delta) ** 2 / math.sqrt(eps * gamma)
+             + base)
+    assert_bound_bites(bound, T * L * 2.0, what="Corollary 1")
+    assert np.quantile(regs, 1 - gamma) <= bound
+
+
+@pytest.mark.claim("online:Theorem 6")
+def test_pgiga_expected_regret_within_theorem_6():
+    """PGIGA with alpha = L_G = 1 (t_q = 2, no restart term), d = 2, T = 2000, eps = 1e4, delta = 0.01, the
+    noise of Theorem 6 (lambda = 2G/alpha, here the printed beta): mean of 5 runs + 3 SE below the bound,
+    which bites."""
+    rng = np.random.default_rng(3)
+    d, T, eps, delta = 2, 2000, 1e4, 0.01
+    C = L2Ball(d, 1.0)
+    fs = quad_stream(T, d, rng)
+    G = max(f.grad_bound(C) for f in fs)
+    regs = [ol.regret(fs, ol.private_giga(fs, C, T, eps, delta, G, 1.0, 1.0, np.random.default_rng(s),
+                                          x1=np.zeros(d)).decisions, C) for s in range(5)]
+    diam = 2.0
+    bound = (4 * math.sqrt(d) * (G + diam) * G * math.log(T / delta) ** 2 / math.sqrt(eps) * math.sqrt(T)
+             + 2 * G * G * (1 + math.log(T)) + 2 * G * diam)
+    assert_bound_bites(bound, T * G * diam, what="Theorem 6")
+    assert np.mean(regs) + 3 * np.std(regs, ddof=1) / math.sqrt(5) <= bound
