@@ -343,3 +343,73 @@ CASES += [
     for oracle, mode, calibration in (("cwme", "convex", "certified"), ("cwme", "strongly_convex", "paper"),
                                       ("nsme", "convex", "certified"))
 ]
+
+
+# --- online (Jain-Kothari-Thakurta) ---------------------------------------------------------
+# Plain-data entry points: the losses as arrays, the result as the released decisions.
+
+
+def online_pigd_quadratic(g, a, c, radius, epsilon, delta, L, alpha, x1, calibration, rng):
+    """online Algorithm 2 on family (Q) losses f_t = <g_t, x> + (a_t/2)||x - c_t||^2 over the l2 ball of
+    ``radius``; returns the released decisions xhat_1..xhat_T as a (T, d) array."""
+    from .algorithms import online as ol
+    from .geometry.sets import L2Ball
+
+    g, c = np.asarray(g, dtype=float), np.asarray(c, dtype=float)
+    fs = [ol.QuadraticLoss(g[t], float(a[t]), c[t]) for t in range(g.shape[0])]
+    return ol.private_igd(fs, L2Ball(g.shape[1], radius), g.shape[0], epsilon, delta, L, alpha, rng,
+                          calibration=calibration, x1=np.asarray(x1, dtype=float)).decisions
+
+
+def online_pqftl(V, y, epsilon, delta, R, alpha, calibration, rng):
+    """online Algorithm 4 on the stream (v_t, y_t) (rows of V, entries of y); returns xhat_1..xhat_T."""
+    from .algorithms import online as ol
+
+    V = np.asarray(V, dtype=float)
+    fs = [ol.SquaredLoss(V[t], float(y[t]), alpha) for t in range(V.shape[0])]
+    return ol.pqftl(fs, V.shape[0], epsilon, delta, R, alpha, rng, calibration=calibration).decisions
+
+
+def online_private_sum(W, R, epsilon, delta, calibration, rng):
+    """online Algorithm 5 called once per item of W (rows); returns the released prefix sums (T, d)."""
+    from .algorithms import online as ol
+
+    W = np.asarray(W, dtype=float)
+    B, out = None, []
+    for t in range(1, W.shape[0] + 1):
+        S, B = ol.private_sum(W[t - 1], B, t, R, epsilon, delta, W.shape[0], rng, calibration=calibration)
+        out.append(S)
+    return np.array(out)
+
+
+def _online_quadratic(T: int, d: int, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    return {"g": rng.uniform(-0.5, 0.5, (T, d)), "a": np.ones(T), "c": rng.uniform(-0.3, 0.3, (T, d))}
+
+
+CASES += [
+    VectorCase(
+        algorithm="online:Algorithm 2", name=f"{calibration}-T12-d2", reference=f"{_VC}:online_pigd_quadratic",
+        make_kwargs=(lambda cal=calibration: {**_online_quadratic(12, 2, 71), "radius": 1.0, "epsilon": 1.0,
+                                              "delta": 1e-3, "L": 2.5, "alpha": 1.0, "x1": np.zeros(2),
+                                              "calibration": cal}),
+        seed=70, array_args=("g", "a", "c", "x1"),
+    )
+    for calibration in ("paper", "certified")
+] + [
+    VectorCase(
+        algorithm="online:Algorithm 4", name=f"{calibration}-T10-d2", reference=f"{_VC}:online_pqftl",
+        make_kwargs=(lambda cal=calibration: {"V": np.random.default_rng(72).uniform(-0.7, 0.7, (10, 2)),
+                                              "y": np.random.default_rng(73).uniform(-1, 1, 10), "epsilon": 5.0,
+                                              "delta": 1e-2, "R": 1.0, "alpha": 1.0, "calibration": cal}),
+        seed=71, array_args=("V", "y"), rtol=1e-9, atol=1e-12,
+    )
+    for calibration in ("paper", "certified")
+] + [
+    VectorCase(
+        algorithm="online:Algorithm 5", name="paper-T11-d2", reference=f"{_VC}:online_private_sum",
+        make_kwargs=lambda: {"W": np.random.default_rng(74).uniform(-0.7, 0.7, (11, 2)), "R": 1.0, "epsilon": 1.0,
+                             "delta": 1e-3, "calibration": "paper"},
+        seed=72, array_args=("W",),
+    ),
+]
