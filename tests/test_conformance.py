@@ -190,3 +190,18 @@ def test_conform_privacy_rows_carry_their_control():
                                 mode="privacy")
     assert [r.check for r in rows] == ["privacy"]
     assert rows[0].passed and "flagged" in rows[0].detail, rows[0].detail
+
+
+LAW_CASES = [c for c in cases() if c.algorithm.startswith("core:") and c.statistic is not None and c.noise_knob]
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("case", LAW_CASES, ids=[f"{c.algorithm}-{c.name}" for c in LAW_CASES])
+def test_law_check_power_against_a_fifth_less_noise(case):
+    """The law check's stated power (docs/conformance.md): the reference at 0.8 x its noise is
+    rejected in every one of 20 repeats, the reference itself in none (each repeat's false alarm
+    rate is alpha = 1e-3, so 20 clean passes fail with probability about 0.02)."""
+    from reference.vectors import law_check_power
+
+    assert law_check_power(case, 0.8, repeats=20) == (20, 20)
+    assert law_check_power(case, 1.0, repeats=20) == (0, 20)
