@@ -43,7 +43,6 @@ from scipy import optimize
 
 from .._validate import (check_array, check_delta, check_epsilon, check_int, check_nonnegative,
                          check_positive, check_rng)
-from ..claims import Algorithm, Claim
 from ..errors import AssumptionViolation, ParameterError, ShapeError, warn_privacy
 from ..geometry.mirror import (EuclideanMap, GroupNormMap, MirrorMap, NegativeEntropyMap, PNormMap,
                               SchattenMap)
@@ -52,168 +51,6 @@ from ..geometry.width import width_group_ball, width_l1_ball, width_l2_ball
 from ..privacy.ledger import FrozenLedger, Ledger, MechanismEvent
 
 PAPER = "erm_geometry"
-
-# ---------------------------------------------------------------------------
-# Registry: algorithms and claims (each claim is checked by a test naming it).
-
-ALGORITHMS = (
-    Algorithm(PAPER, "Algorithm 1", "A_Noise-MD: differentially private mirror descent",
-              "reference.algorithms.erm_geometry:noisy_mirror_descent", "Section 3.1"),
-    Algorithm(PAPER, "Algorithm 1 (Section 3.3)", "noisy (non-private) mirror descent, Corollary 3.6",
-              "reference.algorithms.erm_geometry:noisy_mirror_descent_nonprivate", "Section 3.3"),
-    Algorithm(PAPER, "Algorithm 2", "objective perturbation",
-              "reference.algorithms.erm_geometry:objective_perturbation", "Section 4"),
-    # Algorithms 3-5 are implemented once, in the Frank-Wolfe module shared with `lasso`
-    # (same lines; the data-facing wrappers with this paper's constants are below).
-    Algorithm(PAPER, "Algorithm 3", "Frank-Wolfe algorithm",
-              "reference.algorithms.frank_wolfe:frank_wolfe", "Section 5.1"),
-    Algorithm(PAPER, "Algorithm 4", "A_Noise-FW(polytope): differentially private Frank-Wolfe (polytope case)",
-              "reference.algorithms.frank_wolfe:private_frank_wolfe_polytope", "Section 5.2"),
-    Algorithm(PAPER, "Algorithm 5", "A_Noise-FW(Gen-convex): differentially private Frank-Wolfe (general convex case)",
-              "reference.algorithms.frank_wolfe:private_frank_wolfe_general", "Appendix B"),
-)
-
-
-def _c(locator: str, kind: str, statement: str, source: str = "") -> Claim:
-    return Claim(f"{PAPER}:{locator}", kind, statement, source or locator)
-
-
-CLAIMS = (
-    # --- Algorithm 1: privacy, sensitivity, accounting
-    _c("Theorem 3.1", "privacy",
-       "Algorithm 1 (noisy mirror descent) with sigma^2 = 32 L^2 T log^2(T/delta)/(eps n)^2 is "
-       "(eps, delta)-DP under replace-one neighbours.", "Theorem 3.1"),
-    _c("Theorem 3.1 sensitivity", "sensitivity",
-       "Replacing one record moves the full-batch gradient of an L-Lipschitz (l2) loss by at most 2L/n "
-       "in l2 norm, the sensitivity the Gaussian steps of Algorithm 1 (and 5) are calibrated to.",
-       "Theorem 3.1 proof (Gaussian mechanism on the gradient)"),
-    _c("Theorem 3.1 accounting", "accounting",
-       "The ledger of one run of Algorithm 1 holds exactly T Gaussian events with sensitivity 2L/n and "
-       "the line-1 sigma; for the paper calibration the accountant certifies it within the claimed "
-       "(eps, delta) when eps <= 2 and delta <= 1e-3 (outside that range the printed sigma can fall short, "
-       "erm_geometry-E26), and the certified calibration uses the smallest sigma that certifies (eps, delta).",
-       "Theorem 3.1 with the strong composition theorem [25]"),
-    # --- Algorithm 1: utility
-    _c("Theorem 3.2", "utility",
-       "With T and eta as in the proof of Theorem 3.2 the expected excess empirical risk of Algorithm 1 "
-       "is at most R_Psi/(eta T) + eta (L^2 r_Q^2 + sigma^2 E||b/sigma||_{Q*}^2) (explicit form of "
-       "the O(.) bound) and decays in n (rate -1 up to log factors).", "Theorem 3.2 and its proof, equations (2)-(12)"),
-    _c("Remark 1", "constant",
-       "The Theorem 3.2 bound is scale invariant: with the proof's T and eta it scales exactly with L, and "
-       "(G_Q^2 + ||Q||^2) max Psi is unchanged under Q -> cQ, Psi -> Psi/c^2 (the statement's T is not "
-       "invariant under rescaling the loss).", "Remark 1, Theorem 3.2"),
-    _c("eq (2)", "invariant",
-       "Jensen: the loss at the averaged output is at most the average loss of the iterates theta_1..theta_T.",
-       "equation (2)"),
-    _c("Claim 3.3", "invariant",
-       "Convexity: L(theta_t) - L(theta*) <= <gamma_t, theta_t - theta*> for every iterate.", "Claim 3.3"),
-    _c("eq (10)", "invariant",
-       "Three-point identity: B(th*,th_t) - B(th*,th_t+1) - B(th_t+1,th_t) = <grad Psi(th_t) - grad Psi(th_t+1), "
-       "th_t+1 - th*> exactly for the potentials used.", "equation (10)"),
-    _c("Line 4 mirror step", "invariant",
-       "The mirror step of line 4 (resolved form) returns the exact minimiser over C: it matches the closed "
-       "form (Euclidean projection, exponentiated gradient) or satisfies the KKT conditions, and the iterates "
-       "stay in C.", "Algorithm 1 line 4; equation (9) needs an exact step"),
-    _c("eq (13)", "utility",
-       "l2-ball instantiation (Euclidean potential, Q = unit l2 ball): excess risk grows like sqrt(p) "
-       "at fixed n (the worst-case geometry).", "equation (13)"),
-    _c("eq (14)", "utility",
-       "l1-ball / polytope instantiation (l_q potential of Fact 3.4 with q = log k/(log k - 1)): the excess "
-       "risk grows only logarithmically with p, so at the same p it is below the l2 ball's.", "equation (14)"),
-    _c("eq (15)", "invariant",
-       "Grouped l1/l2 ball: the potential of Section 3.2 (resolved constants) is 1-strongly convex w.r.t. "
-       "the grouped norm on the unit ball and its maximum over C is 1/(kappa xi) = O(log(p/k)).",
-       "Section 3.2, grouped l1 norm, equation (15)"),
-    _c("eq (16)", "invariant",
-       "Nuclear-norm ball: the spectral potential with q = 1/(2 log 2m) (resolved constant) is 1-strongly "
-       "convex w.r.t. the nuclear norm on the unit ball; the matrix mirror step stays in the ball.",
-       "Section 3.2, low-rank matrices, equation (16)"),
-    _c("Fact 3.4", "constant",
-       "Psi = ||.||_q^2/(4(q-1)) is only 1/2-strongly convex w.r.t. ||.||_q (the paper says 1); "
-       "Psi = ||.||_q^2/(2(q-1)) is 1-strongly convex.", "Fact 3.4"),
-    _c("Claim 3.5", "constant",
-       "With q = ln k/(ln k - 1): k^(1-1/q) = e, hence ||a||_1 <= e ||a||_q for a in R^k.", "Claim 3.5"),
-    _c("Corollary 3.6", "utility",
-       "Noisy (non-private) mirror descent with Gaussian noise of covariance Sigma: excess risk at most "
-       "R_Psi/(eta T) + eta (L^2 r^2 + lambda_max(Sigma)(G^2 + r^2)), decaying like 1/sqrt(T) "
-       "(the printed bound does not decay in T: a typo).", "Corollary 3.6"),
-    _c("Theorem A.1", "utility",
-       "Strongly convex parameterisation (eta_t = 2/(Delta t)): excess risk decays like 1/n^2 up to logs, "
-       "faster than the 1/n of Theorem 3.2.", "Theorem A.1"),
-    _c("Section 2.2 Gaussian widths", "constant",
-       "Gaussian widths used by the theorems: unit l2 ball sqrt(2) Gamma((p+1)/2)/Gamma(p/2) < sqrt(p); "
-       "unit l1 ball E||g||_inf <= sqrt(2 ln 2p) (Section 1: Theta(sqrt(log p))).", "Sections 1 and 2.2"),
-    _c("Claim A.2", "invariant",
-       "Under Section 2.2's definition of Delta-strong convexity w.r.t. Psi, the first-order consequence has "
-       "coefficient Delta/2: L(theta_t) - L* <= <gamma_t, theta_t - theta*> - (Delta/2) B(theta*, theta_t); "
-       "Claim A.2's coefficient Delta fails (a quadratic is a counterexample).", "Claim A.2, Section 2.2"),
-    _c("Fact 2.3", "constant",
-       "E[W] <= G^2 + r^2 for W = (sup_Q <b, theta>)^2 (the conclusion of equation (7)); the paper's "
-       "intermediate integrand of (7) is not an upper bound on P[W >= x].", "Fact 2.3 and equation (7)"),
-    # --- Algorithm 2
-    _c("Algorithm 2 privacy", "privacy",
-       "Objective perturbation is (eps, delta)-DP ('follows from [37]'): false at the printed noise variance "
-       "2 L^2 log(1/delta)/(n eps)^2 (an exact computation violates (1, 1e-3)); true at the KST12 "
-       "calibration L^2 (8 log(2/delta) + 4 eps)/(n eps)^2 on the same instance.", "Section 4, Algorithm 2"),
-    _c("Algorithm 2 line 1", "invariant",
-       "zeta = max{2 lambda_max/(n eps) - lambda_min, 0}; under the hypothesis of Theorem 4.1(2) it is 0.",
-       "Algorithm 2 line 1; Theorem 4.1 proof"),
-    _c("Theorem 4.1(1)", "utility",
-       "Per noise draw, L(theta_priv) - L(theta*) <= <b, theta_hat - theta_priv> + zeta/2 ||theta* - theta_0||^2 "
-       "(equations (17)-(18)); in expectation the excess is O((L G sqrt(log 1/delta) + lambda_max ||C||^2)/(eps n)).",
-       "Theorem 4.1 case 1"),
-    _c("Theorem 4.1(2)", "utility",
-       "Strongly convex case: per noise draw the excess is at most ||b||_{Q*}^2/Delta (the paper's (19) "
-       "has 2||b||^2/Delta; its first line swaps theta* and theta_priv).", "Theorem 4.1 case 2"),
-    # --- Frank-Wolfe (Algorithms 3, 4, 5 via reference.algorithms.frank_wolfe)
-    _c("Theorem 5.2", "utility",
-       "Frank-Wolfe with the printed constant step mu = 1/T converges at O(Gamma/T): false (a 1-D quadratic "
-       "stays at excess 0.2707); with mu_t = 2/(t+2) the excess is <= (2 h_1 + 2 Gamma (T-1))/(T (T+1)).",
-       "Theorem 5.2, Algorithm 3"),
-    _c("Theorem 5.6", "utility",
-       "Frank-Wolfe with an LMO error <= beta mu_t Gamma / 2 at every step: with mu_t = 2/(t+2), "
-       "h_T <= 2 h_1/(T(T+1)) + 2 Gamma (1 + beta)(T-1)/(T(T+1)); the printed h_1-free form "
-       "2 Gamma (1 + beta)/(T+2) fails (a linear loss with Gamma = 0 has h_T = 4/(T(T+1)) > 0).", "Theorem 5.6 ([34])"),
-    _c("Section 5.3 constants", "constant",
-       "LASSO (22) on the unit l1 ball with ||x||_inf <= 1, |y| <= 1: the l1-Lipschitz constant is 2 "
-       "(attained) and the curvature constant of Definition 5.1 is 4 max_j (1/n) sum_i x_ij^2 <= 4.",
-       "Section 5.3, Definition 5.1, Remark 5"),
-    _c("Theorem 5.4 sensitivity", "sensitivity",
-       "Replacing one record changes every score <s, grad L(theta; D)> of Algorithm 4 by at most "
-       "2 L_1 ||C||_1 / n (L_1: l1-Lipschitz constant, so ||grad l||_inf <= L_1).", "Theorem 5.4 proof"),
-    _c("Theorem 5.4", "privacy",
-       "Algorithm 4 is (eps, delta)-DP at the printed Laplace scale L_1 ||C||_1 sqrt(8 T log(1/delta))/(n eps): "
-       "the accountant certifies only about 2 eps for it (standard report-noisy-max + composition), while the "
-       "exact profile on a worst-case 1-D instance stays within (eps, delta): unproven, not refuted.",
-       "Theorem 5.4"),
-    _c("Theorem 5.5", "utility",
-       "Algorithm 4 (mu_t = 2/(t+2)) on LASSO: E excess <= 2h_1/(T(T+1)) + 2 Gamma (T-1)/(T(T+1)) + "
-       "2 lambda H_|S| (T-1)(T+2)/(T(T+1)) (explicit form; the paper's log(n|S|) comes from a union bound); "
-       "with the T of Theorem 5.5 the excess decays in n (rate -2/3 up to logs).",
-       "Theorem 5.5 and its proof"),
-    _c("Theorem B.1", "privacy",
-       "Algorithm 5 is (eps, delta)-DP: its ledger (T-1 Gaussian steps of sensitivity 2 L_2/n) is certified with "
-       "the resolved sigma^2 = 32 L_2^2 T log^2(T/delta)/(n eps)^2; the printed sigma (L_2 unsquared) is not "
-       "scale-correct and fails for large L_2.", "Theorem B.1, Algorithm 5 line 3"),
-    _c("Theorem B.2", "utility",
-       "Algorithm 5 (mu_t = 2/(t+2)): E excess <= 2h_1/(T(T+1)) + 2 Gamma (T-1)/(T(T+1)) + 2 sigma G_C "
-       "(T-1)(T+2)/(T(T+1)) (explicit form of (27)).", "Theorem B.2, equation (27)"),
-    # --- Section 5.3 lower bound (deterministic parts)
-    _c("eq (23)", "lower-bound",
-       "In the construction of Section 5.3, theta* = sign/p on consensus columns has un-normalised loss "
-       "at most (tau + 4 tau^2) w on D_i.", "equation (23)"),
-    _c("Lemma 5.10", "lower-bound",
-       "If ||theta||_1 <= 1 and L(theta; D_i) < 1.1 tau w then theta agrees in sign with at least 3p/4 "
-       "consensus columns.", "Lemma 5.10"),
-    _c("Theorem 5.8 construction", "lower-bound",
-       "The Section 5.3 datasets lie in the LASSO domain (||x||_inf <= 1, |y| <= 1), the Hadamard part "
-       "contributes exactly k ||theta||_2^2, and D_i, D_j differ in one record; n = w + k (not w + wp).",
-       "Theorem 5.8 proof"),
-    _c("Theorem 5.8 constants", "constant",
-       "The numeric steps of the proof of Lemma 5.10 / Theorem 5.8 hold: sqrt(1.1 tau) <= 0.04, "
-       "sqrt(1.1*3/4) <= 0.91, 0.05^2 >= 1.1 tau, and c <= (0.1 tau - 4 tau^2)/3.", "Lemma 5.10, Theorem 5.8"),
-)
-
 
 # ---------------------------------------------------------------------------
 # Constraint sets: the sets of reference.geometry.sets (one implementation of membership,
@@ -262,8 +99,21 @@ class Potential:
     def __init__(self, mirror_map: MirrorMap, ball: ConstraintSet, q_radius: float, q_width: float):
         self.map = mirror_map
         self.ball = ball
-        self.q_radius = float(q_radius)    # max over Q of ||u||_2
-        self.q_width = float(q_width)      # Gaussian width of Q
+        self._r_Q = float(q_radius)
+        self._G_Q = float(q_width)
+
+    @property
+    def q_radius(self) -> float:
+        """r_Q = ||Q||_2 = max_{u in Q} ||u||_2 (the paper's ||Q||_2 in Theorem 3.2, (12))."""
+        return self._r_Q
+
+    @property
+    def q_width(self) -> float:
+        """G_Q = E_b[max_{u in Q} <b, u>], the Gaussian width of Q (Section 2.2; Theorem 3.2)."""
+        return self._G_Q
+
+    r_Q = q_radius
+    G_Q = q_width
 
     def psi(self, theta) -> float:
         return self.map.psi(theta)
@@ -285,8 +135,10 @@ class Potential:
 
     @property
     def range(self) -> float:
-        """R_Psi = max_C Psi - min_C Psi (the paper writes max_C Psi, erm_geometry-E03)."""
+        """R_Psi = max_C Psi - min_C Psi, the paper's "max Psi" of Theorem 3.2 (erm_geometry-E03)."""
         return self.map.psi_range(self.ball)
+
+    R_Psi = range
 
     def q_norm(self, v) -> float:
         """||v||_Q, the norm Psi is 1-strongly convex in."""
@@ -355,13 +207,16 @@ class LqPotential(Potential):
     """Psi(theta) = c ||theta||_q^2 on the l1 ball of radius r (a polytope with k = 2p vertices).
 
     Fact 3.4 / Claim 3.5 / equation (14): :class:`reference.geometry.mirror.PNormMap` (exponent q,
-    scale c). For the l1 ball the quotient norm ||.||_{Q,q} of Fact 3.4 is ||.||_q / r, and
-    ||.||_Q = ||.||_1 / r. ``constant``:
+    scale c). The l1 ball of radius r is conv(S), S = {+-r e_j} (k = 2p vertices); the quotient norm
+    of Fact 3.4, ||theta||_{Q,q} = min{||lambda||_q : theta = sum_s lambda_s s}, is
+    2^(1/q - 1) ||theta||_q / r (each +- pair splits the weight; core-G02), and ||.||_Q = ||.||_1 / r.
+    ``constant``:
 
     - ``"resolved"`` (default): c = k^(2(1-1/q)) / (2 (q-1) r^2) (= e^2/(2(q-1) r^2) for the q of
       Claim 3.5), 1-strongly convex w.r.t. ||.||_Q, as Theorem 3.2 needs (erm_geometry-E08);
-    - ``"paper"``: c = 1/(4 (q-1) r^2) as printed in Fact 3.4 (only 1/2-strongly convex w.r.t.
-      ||.||_{Q,q}; the analysis of Theorem 3.2 does not cover it).
+    - ``"paper"``: Psi = ||theta||_{Q,q}^2 / (4 (q-1)) as printed in Fact 3.4, i.e.
+      c = 2^(2/q - 2) / (4 (q-1) r^2) (only 1/2-strongly convex w.r.t. ||.||_{Q,q}; the analysis of
+      Theorem 3.2 does not cover it).
 
     The mirror step is PNormMap's: the dual map of the soft-thresholded dual point, the multiplier
     of the l1 constraint by a monotone root find, certified by its first-order residual.
@@ -378,8 +233,8 @@ class LqPotential(Potential):
         r = ball.r
         if constant == "resolved":
             self.c = self.k ** (2.0 * (1.0 - 1.0 / self.q)) / (2.0 * (self.q - 1.0) * r * r)
-        elif constant == "paper":
-            self.c = 1.0 / (4.0 * (self.q - 1.0) * r * r)
+        elif constant == "paper":   # ||theta||_{Q,q}^2/(4(q-1)) with ||.||_{Q,q} = 2^(1/q-1) ||.||_q / r
+            self.c = 2.0 ** (2.0 / self.q - 2.0) / (4.0 * (self.q - 1.0) * r * r)
         else:
             raise ParameterError("constant", "'resolved' or 'paper'", constant)
         self.constant = constant
@@ -387,6 +242,10 @@ class LqPotential(Potential):
 
     def q_norm(self, v):
         return float(np.sum(np.abs(v))) / self.ball.r
+
+    def quotient_norm(self, v) -> float:
+        """||v||_{Q,q} of Fact 3.4 on the l1 ball: 2^(1/q - 1) ||v||_q / r."""
+        return 2.0 ** (1.0 / self.q - 1.0) * float(np.linalg.norm(np.ravel(v), ord=self.q)) / self.ball.r
 
     def q_dual_norm(self, g):
         return self.ball.r * float(np.max(np.abs(g)))
@@ -513,6 +372,27 @@ def _gaussian_step(value: np.ndarray, sensitivity: float, sigma: float, rng: np.
                                          relation="replace-one", label=label), dtype=float)
 
 
+def _certified_epsilon(ledger: FrozenLedger, delta: float) -> float:
+    """What the accountant certifies for a run's ledger at delta (cached on the events, as the
+    Frank-Wolfe results do: an audit runs the same calibration 10^5 times)."""
+    from .frank_wolfe import certified_epsilon
+
+    return certified_epsilon(ledger, delta)
+
+
+def _check_horizon(T: int, shape: tuple, what: str) -> None:
+    """Refuse, naming T and the memory it needs, a horizon whose iterates and noise vectors
+    (2T + 1 arrays of ``shape``) exceed the machine's memory, before anything is allocated."""
+    from .frank_wolfe import _bytes, _physical_memory
+
+    need = (2 * T + 1) * int(np.prod(shape)) * 8
+    have = _physical_memory()
+    if need > have:
+        raise ParameterError("T", f"a horizon whose records fit in memory: T = {T} iterations of {what} at "
+                                  f"dimension {shape} need {_bytes(need)} for the T + 1 iterates and T noise "
+                                  f"vectors, this machine has {_bytes(have)}", T)
+
+
 def certify_epsilon(ledger: FrozenLedger | Ledger, delta: float) -> float:
     """epsilon the package's accountant certifies for a ledger at delta (rounded up)."""
     from ..privacy.accounting import certify
@@ -581,7 +461,10 @@ class MirrorDescentResult:
 
     ``theta`` is theta_priv (line 5); ``iterates`` holds theta_1..theta_(T+1) (the last one is
     computed by the final step but not used by line 5); ``noise`` holds b_1..b_T; ``etas`` the
-    step sizes eta_2..eta_(T+1) actually used.
+    step sizes eta_2..eta_(T+1) actually used. ``epsilon`` (also ``claimed_epsilon``) is the
+    claimed epsilon at ``delta``; ``certified_epsilon`` what the package's accountant certifies for
+    the ledger at ``delta`` (side by side: the printed sigma is not always certified,
+    erm_geometry-E26). The non-private variant claims nothing: both are inf.
     """
 
     theta: np.ndarray
@@ -595,6 +478,11 @@ class MirrorDescentResult:
     delta: float
     sensitivity: float
     ledger: FrozenLedger
+    certified_epsilon: float = math.inf
+
+    @property
+    def claimed_epsilon(self) -> float:
+        return self.epsilon
 
 
 CALIBRATIONS = ("paper", "certified")
@@ -635,6 +523,7 @@ def noisy_mirror_descent(X, y, loss, potential: Potential, *, epsilon: float, de
     T = check_int(T, "T", 1)
     rng = check_rng(rng)
     _check_potential_matches(potential, constraint_set)
+    _check_horizon(T, potential.ball.shape, "Algorithm 1")
     etas = _step_sizes(eta, T)
     sensitivity = 2.0 * L / n  # replace-one: both the removed and the added record move the mean
 
@@ -671,8 +560,10 @@ def noisy_mirror_descent(X, y, loss, potential: Potential, *, epsilon: float, de
 
     # Line 5: output theta_priv <- (1/T) sum_{t=1}^T theta_t
     theta_priv = np.mean(np.array(iterates[:T]), axis=0)
+    frozen = ledger.freeze()
     return MirrorDescentResult(theta_priv, np.array(iterates), np.array(noise), float(sigma), T,
-                               etas[2:].copy(), calibration, epsilon, delta, sensitivity, ledger.freeze())
+                               etas[2:].copy(), calibration, epsilon, delta, sensitivity, frozen,
+                               _certified_epsilon(frozen, delta))
 
 
 def noisy_mirror_descent_nonprivate(X, y, loss, potential: Potential, *, T: int, eta,
@@ -688,6 +579,7 @@ def noisy_mirror_descent_nonprivate(X, y, loss, potential: Potential, *, T: int,
     T = check_int(T, "T", 1)
     rng = check_rng(rng)
     _check_potential_matches(potential, None)
+    _check_horizon(T, potential.ball.shape, "Algorithm 1 (Section 3.3)")
     etas = _step_sizes(eta, T)
     shape = potential.ball.shape
     dim = int(np.prod(shape))
@@ -799,7 +691,10 @@ def theorem_A1_bound(potential: Potential, lipschitz: float, sigma: float, T: in
 class ObjectivePerturbationResult:
     """Output of Algorithm 2: theta_priv, the noise b, zeta (line 1), sigma, and the solver's
     certificate: ``optimality_gap`` is the Frank-Wolfe duality gap of the perturbed objective at
-    theta_priv, an upper bound on its suboptimality (the objective is convex), and is <= ``tolerance``."""
+    theta_priv, an upper bound on its suboptimality (the objective is convex), and is <= ``tolerance``.
+    ``epsilon`` (also ``claimed_epsilon``) is the claim at ``delta``; ``certified_epsilon`` what the
+    accountant certifies for the ledger at ``delta``: inf for the printed noise (refuted) and for a
+    KST12 calibration whose side conditions are unchecked, the claim when KST12's theorem applies."""
 
     theta: np.ndarray
     noise: np.ndarray
@@ -812,6 +707,11 @@ class ObjectivePerturbationResult:
     epsilon: float
     delta: float
     ledger: FrozenLedger
+    certified_epsilon: float = math.inf
+
+    @property
+    def claimed_epsilon(self) -> float:
+        return self.epsilon
 
 
 def paper_sigma_algorithm2(epsilon: float, delta: float, lipschitz: float, n: int) -> float:
@@ -1042,13 +942,33 @@ def objective_perturbation(X, y, loss, constraint_set, *, epsilon: float, delta:
     ledger.record(MechanismEvent(
         "approximate" if proved else "claimed", 2.0 * L / n, "l2", "replace-one", epsilon=epsilon, delta=delta,
         label=f"erm_geometry Algorithm 2 objective perturbation ({calibration} noise, sigma={sigma!r}); {why}"))
+    frozen = ledger.freeze()
     return ObjectivePerturbationResult(theta, b, zeta, float(sigma), gap, tol, solver, calibration,
-                                       epsilon, delta, ledger.freeze())
+                                       epsilon, delta, frozen,
+                                       # one event: KST12's theorem (proved) gives (eps, delta); a claimed event nothing
+                                       epsilon if proved else math.inf)
 
 
 # ---------------------------------------------------------------------------
-# Algorithms 3, 4, 5: Frank-Wolfe, through the one shared implementation
-# (reference.algorithms.frank_wolfe). These wrappers add this paper's data interface and constants.
+# Algorithms 3, 4, 5: Frank-Wolfe, in this paper's numbering, on the loop shared with ``lasso``
+# (reference.algorithms.frank_wolfe.FrankWolfeRun owns the horizon, the step sizes and the records).
+
+#: Frank-Wolfe step sizes by this paper's names. ``"paper"`` is the printed mu = 1/(T+2) (Algorithm 4
+#: line 5, Algorithm 5 line 4; Theorem 5.2 sets mu = 1/T for Algorithm 3): a constant step, which does
+#: not converge (erm_geometry-E15). ``"2/(t+2)"`` is the decaying step the utility proofs (Theorems 5.2,
+#: 5.5, B.2 in explicit form, erm_geometry-E18) need. ``"1/(T+2)"`` and ``"1/T"`` name the constants.
+FW_STEP_SIZES = ("paper", "2/(t+2)", "1/(T+2)", "1/T")
+
+
+def _fw_schedule(step_size, printed: str):
+    """The frank_wolfe.step_size_schedule name of this paper's step ``step_size`` (``printed`` is
+    what ``"paper"`` means for the algorithm at hand); callables pass through."""
+    if callable(step_size):
+        return step_size
+    if step_size not in FW_STEP_SIZES:
+        raise ParameterError("step_size", f"one of {FW_STEP_SIZES} or a callable (t, T) -> mu", step_size)
+    return printed if step_size == "paper" else step_size
+
 
 def _data_gradient(loss, X, y, lipschitz: float, norm: str):
     """theta -> grad L(theta; D), checking every per-record gradient against the declared constant."""
@@ -1060,42 +980,121 @@ def _data_gradient(loss, X, y, lipschitz: float, norm: str):
     return gradient
 
 
-def private_frank_wolfe_polytope(X, y, loss, vertices, *, epsilon: float, delta: float, lipschitz_l1: float,
-                                 T: int, rng: np.random.Generator, calibration: str = "paper",
-                                 theta1=None, step_size: str = "paper", selection: str = "laplace"):
-    """Algorithm 4 (A_Noise-FW(polytope)) of ``erm_geometry``, Section 5.2; Theorems 5.4, 5.5.
+def frank_wolfe(gradient, lmo, theta1, T: int, *, step_size="paper", keep_iterates: bool = True):
+    """Algorithm 3 (Frank-Wolfe) of ``erm_geometry``, Section 5.1; Theorem 5.2.
 
-    The loop is :func:`reference.algorithms.frank_wolfe.private_frank_wolfe_polytope`. Here:
-    the loss is l1-Lipschitz with constant ``lipschitz_l1`` (every per-record gradient has
-    ||.||_inf <= L_1, checked); the score sensitivity is 2 L_1 ||C||_1 / n (replace-one);
-    ``calibration="paper"`` is line 3's Laplace scale L_1 ||C||_1 sqrt(8 T log(1/delta))/(n eps),
-    ``"certified"`` the smallest scale the accountant certifies. ``step_size="paper"`` is the
-    canonical 2/(t+2) (lasso's pseudocode, erm_geometry-E15); ``"constant"`` is this paper's
-    printed mu = 1/(T+2), which does not converge.
+    ``gradient``: theta -> grad L(theta); ``lmo``: a set with ``.lmo(g)`` or a callable
+    g -> argmin_{v in C} <g, v>; ``theta1`` a point of C; T - 1 steps. ``step_size="paper"`` is
+    Theorem 5.2's mu = 1/T (Algorithm 3 takes mu as input), which does not converge
+    (erm_geometry-E15); ``"2/(t+2)"`` does. Returns a
+    :class:`reference.algorithms.frank_wolfe.FrankWolfeResult`.
     """
     from . import frank_wolfe as fw
+
+    oracle = lmo.lmo if hasattr(lmo, "lmo") else lmo
+    if not callable(oracle):
+        raise ParameterError("lmo", "a callable g -> argmin_{v in C} <g, v>, or a set with .lmo", type(lmo).__name__)
+    # Line 0: C, L and mu (here the schedule mu_1..mu_(T-1))
+    # Line 1: choose an arbitrary theta_1 from C (given by the caller)
+    run = fw.FrankWolfeRun(gradient, theta1, T, _fw_schedule(step_size, "1/T"), keep_iterates)
+    # Line 2: for t = 1 to T - 1
+    for t, theta, g, mu in run.steps():
+        # Line 3: tilde_theta_t = argmin_{theta in C} <grad L(theta_t), theta - theta_t>
+        vertex = np.asarray(oracle(g), dtype=float)
+        # Line 4: theta_(t+1) = theta_t + mu (tilde_theta_t - theta_t)
+        run.advance(t, theta + mu * (vertex - theta), mu, vertex)
+    # Line 5: return theta_T
+    return run.result()
+
+
+def private_frank_wolfe_polytope(X, y, loss, vertices, *, epsilon: float, delta: float, lipschitz_l1: float,
+                                 T: int, rng: np.random.Generator, calibration: str = "paper",
+                                 theta1=None, step_size="paper", selection: str = "laplace",
+                                 keep_iterates: bool = True, noise_scale: float | None = None):
+    """Algorithm 4 (A_Noise-FW(polytope)) of ``erm_geometry``, Section 5.2; Theorems 5.4, 5.5.
+
+    The loss is l1-Lipschitz with constant ``lipschitz_l1`` = L_1 (every per-record gradient has
+    ||.||_inf <= L_1, checked at every step); C = conv(S) with S given by ``vertices`` (a
+    :class:`reference.algorithms.frank_wolfe.VertexSet`, an (m, p) array, an ``L1Ball``);
+    ||C||_1 = max_s ||s||_1. The score sensitivity is 2 L_1 ||C||_1 / n (replace-one).
+    ``calibration="paper"``: line 3's printed Laplace scale L_1 ||C||_1 sqrt(8 T log(1/delta))/(n eps);
+    ``"certified"``: the smallest scale the accountant certifies (erm_geometry-E16).
+    ``step_size="paper"``: line 5's printed mu = 1/(T+2) (does not converge, erm_geometry-E15);
+    ``"2/(t+2)"``: the converging step of the explicit Theorem 5.5 (see :func:`theorem_5_5_parameters`).
+    ``selection``: ``"laplace"`` as printed; ``"gumbel"`` / ``"exponential"`` the exponential mechanism
+    Section 5.2's text names. ``noise_scale`` overrides both calibrations (reported then only by
+    what the accountant certifies). The result carries the claimed (epsilon, delta) and the epsilon
+    the accountant certifies for the run's ledger.
+    """
+    from . import frank_wolfe as fw
+    from ..privacy import mechanisms
 
     X, y = _check_data(X, y)
     n = X.shape[0]
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     L1 = check_positive(lipschitz_l1, "lipschitz_l1")
     T = check_int(T, "T", 1)
+    rng = check_rng(rng)
     S = fw.as_vertex_set(vertices)
     if S.dim != X.shape[1]:
         raise ShapeError("vertices", f"vertices in R^{X.shape[1]}", f"R^{S.dim}")
-    sensitivity = 2.0 * L1 * S.l1_norm / n
-    if calibration == "paper":
+    if selection not in fw.SELECTIONS:
+        raise ParameterError("selection", f"one of {fw.SELECTIONS}", selection)
+    sensitivity = 2.0 * L1 * S.l1_norm / n   # replace-one: one record moves each score by 2 L_1 ||C||_1 / n
+    if noise_scale is not None:
+        scale = check_positive(noise_scale, "noise_scale")
+    elif calibration == "paper":
         scale = fw.paper_laplace_scale(L1, S.l1_norm, T, n, epsilon, delta)
     elif calibration == "certified":
         scale = fw.certified_laplace_scale(sensitivity, T, epsilon, delta,
                                            noise="gumbel" if selection != "laplace" else "laplace")
     else:
         raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
+    gradient = _data_gradient(loss, X, y, L1, "linf")
+    ledger = Ledger()
+    # Line 1: choose an arbitrary theta_1 from C (default: the origin)
     theta1 = np.zeros(S.dim) if theta1 is None else theta1
-    return fw.private_frank_wolfe_polytope(_data_gradient(loss, X, y, L1, "linf"), S, theta1, T,
-                                           noise_scale=scale, score_sensitivity=sensitivity, rng=rng,
-                                           selection=selection, step_size=step_size,
-                                           label="erm_geometry Algorithm 4")
+    run = fw.FrankWolfeRun(gradient, theta1, T, _fw_schedule(step_size, "1/(T+2)"), keep_iterates, dim=S.dim)
+    if not S.contains(run.theta):
+        raise AssumptionViolation("theta_1 lies in C = conv(S) (Algorithm 4 line 1)",
+                                  "the score sensitivity holds only for iterates in C")
+    # Line 2: for t = 1 to T - 1
+    for t, theta, g, mu in run.steps():
+        # Line 3: for all s in S, alpha_s <- <s, grad L(theta_t; D)> + Lap(L_1 ||C||_1 sqrt(8 T log(1/delta)) / (n eps))
+        scores = S.scores(g)
+        # Line 4: tilde_theta_t <- argmin_{s in S} alpha_s
+        if selection == "exponential":   # P(s) ∝ exp(-<s, g>/lambda): epsilon_s = 2 sens / lambda
+            index = int(mechanisms.exponential_mechanism(-scores, sensitivity, 2.0 * sensitivity / scale, rng,
+                                                         ledger=ledger, label=f"erm_geometry Algorithm 4 line 4, t={t}"))
+        else:
+            index = fw.noisy_argmin(scores, scale, rng, noise=selection, sensitivity=sensitivity, ledger=ledger,
+                                    label=f"erm_geometry Algorithm 4 line 4, t={t}")
+        vertex = S.vertex(index)
+        # Line 5: theta_(t+1) <- (1 - mu) theta_t + mu tilde_theta_t, where mu = 1/(T+2)
+        run.advance(t, (1.0 - mu) * theta + mu * vertex, mu, vertex, index)
+    # Line 6: output theta_priv = theta_T
+    return run.result(noise_scale=scale, ledger=ledger, claimed=(epsilon, delta))
+
+
+def theorem_5_5_parameters(n: int, epsilon: float, curvature: float, lipschitz_l1: float,
+                           set_l1_norm: float) -> int:
+    """T of Theorem 5.5: Gamma_L^(2/3) (n eps)^(2/3) / (L_1 ||C||_1)^(2/3), rounded up and at least 2
+    (one step). Gamma_L is the curvature constant of Definition 5.1 (``curvature``)."""
+    n = check_int(n, "n", 1)
+    epsilon = check_epsilon(epsilon)
+    Gamma = check_positive(curvature, "curvature")
+    L1, C1 = check_positive(lipschitz_l1, "lipschitz_l1"), check_positive(set_l1_norm, "set_l1_norm")
+    return max(2, math.ceil(Gamma ** (2 / 3) * (n * epsilon) ** (2 / 3) / (L1 * C1) ** (2 / 3)))
+
+
+def theorem_B2_parameters(n: int, epsilon: float, curvature: float, lipschitz: float, width: float) -> int:
+    """T of Theorem B.2: Gamma_L^(2/3) (n eps)^(2/3) / (L_2 G_C)^(2/3), rounded up and at least 2;
+    G_C is the Gaussian width of C (``width``, e.g. reference.geometry.width.width_l2_ball(p))."""
+    n = check_int(n, "n", 1)
+    epsilon = check_epsilon(epsilon)
+    Gamma = check_positive(curvature, "curvature")
+    L2, G = check_positive(lipschitz, "lipschitz"), check_positive(width, "width")
+    return max(2, math.ceil(Gamma ** (2 / 3) * (n * epsilon) ** (2 / 3) / (L2 * G) ** (2 / 3)))
 
 
 def paper_sigma_algorithm5(epsilon: float, delta: float, lipschitz: float, n: int, T: int,
@@ -1114,34 +1113,55 @@ def paper_sigma_algorithm5(epsilon: float, delta: float, lipschitz: float, n: in
 
 def private_frank_wolfe_general(X, y, loss, constraint_set, *, epsilon: float, delta: float,
                                 lipschitz: float, T: int, rng: np.random.Generator,
-                                calibration: str = "paper", theta1=None, step_size: str = "paper",
-                                literal_sigma: bool = True):
+                                calibration: str = "paper", theta1=None, step_size="paper",
+                                literal_sigma: bool = True, keep_iterates: bool = True,
+                                sigma: float | None = None):
     """Algorithm 5 (A_Noise-FW(Gen-convex)) of ``erm_geometry``, Appendix B; Theorems B.1, B.2.
 
-    The loop is :func:`reference.algorithms.frank_wolfe.private_frank_wolfe_general` with the LMO
-    of C. The l2 sensitivity of the gradient is 2 L_2 / n (replace-one). ``calibration="paper"``
-    uses the printed sigma; ``literal_sigma=False`` the proof's (erm_geometry-E17).
+    The loss is L_2-Lipschitz in l2 (``lipschitz``, checked on every gradient used); C one of this
+    module's sets (its exact LMO is line 3's argmin). The l2 sensitivity of the gradient is
+    2 L_2 / n (replace-one). ``calibration="paper"``: line 3's printed sigma (``literal_sigma=False``:
+    the proof's, erm_geometry-E17); ``"certified"``: the accountant's smallest sigma for the T - 1
+    Gaussian steps. ``step_size="paper"``: line 4's mu = 1/(T+2); ``"2/(t+2)"`` converges
+    (:func:`theorem_B2_parameters`). ``sigma`` overrides both calibrations. The result carries the
+    claimed and the certified epsilon.
     """
     from . import frank_wolfe as fw
+    from ..privacy import mechanisms
 
     X, y = _check_data(X, y)
     n = X.shape[0]
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     L2 = check_positive(lipschitz, "lipschitz")
     T = check_int(T, "T", 1)
+    rng = check_rng(rng)
     ball = as_constraint_set(constraint_set)
-    if calibration == "paper":
+    sensitivity = 2.0 * L2 / n   # replace-one
+    if sigma is not None:
+        sigma = check_positive(sigma, "sigma")
+    elif calibration == "paper":
         sigma = paper_sigma_algorithm5(epsilon, delta, L2, n, T, literal=literal_sigma)
     elif calibration == "certified":   # T - 1 Gaussian steps; the same accountant-driven search as Algorithm 1
         sigma = certified_gaussian_sigma(epsilon, delta, 2.0 * L2 / n, T - 1) if T > 1 else 1.0
     else:
         raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
+    gradient = _data_gradient(loss, X, y, L2, "l2")
+    ledger = Ledger()
+    # Line 1: choose an arbitrary theta_1 from C (default: the LMO's point for the all-ones direction)
     theta1 = ball.lmo(np.ones(ball.shape)) if theta1 is None else check_array(theta1, "theta1", shape=ball.shape)
     if not ball.contains(theta1):
         raise AssumptionViolation("theta_1 is a point of C (Algorithm 5 line 1)")
-    return fw.private_frank_wolfe_general(_data_gradient(loss, X, y, L2, "l2"), ball.lmo, theta1, T,
-                                          sigma=sigma, l2_sensitivity=2.0 * L2 / n, rng=rng,
-                                          step_size=step_size, label="erm_geometry Algorithm 5")
+    run = fw.FrankWolfeRun(gradient, theta1, T, _fw_schedule(step_size, "1/(T+2)"), keep_iterates)
+    # Line 2: for t = 1 to T - 1
+    for t, theta, g, mu in run.steps():
+        # Line 3: tilde_theta_t = argmin_{theta in C} <grad L(theta_t; D) + b_t, theta>, b_t ~ N(0, sigma^2 I_p)
+        noisy = mechanisms.gaussian_mechanism(g, sensitivity, sigma, rng, ledger=ledger,
+                                              label=f"erm_geometry Algorithm 5 line 3, t={t}")
+        vertex = np.asarray(ball.lmo(np.asarray(noisy, dtype=float)), dtype=float)
+        # Line 4: theta_(t+1) <- (1 - mu) theta_t + mu tilde_theta_t, where mu = 1/(T+2)
+        run.advance(t, (1.0 - mu) * theta + mu * vertex, mu, vertex)
+    # Line 5: output theta_priv = theta_T
+    return run.result(noise_scale=sigma, ledger=ledger, claimed=(epsilon, delta))
 
 
 # ---------------------------------------------------------------------------

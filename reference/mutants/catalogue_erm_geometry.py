@@ -1,9 +1,9 @@
 """Mutants of erm_geometry (seed 000): Algorithms 1 (and its Section 3.3 variant), 2, 3, 4, 5.
 
 Each is a realistic wrong line (see reference/mutants/__init__.py for the shape). Algorithms 3-5
-share their loop with ``lasso`` (reference/algorithms/frank_wolfe.py); the mutants here that edit
-that loop are killed by this paper's tests (tests/erm_geometry/test_loops.py runs the loop on the
-audit's own instance and ties its draws to the exact law the privacy rows compute).
+are written in this paper's numbering in reference/algorithms/erm_geometry.py on the loop shared
+with ``lasso`` (frank_wolfe.FrankWolfeRun); tests/erm_geometry/test_loops.py runs them on the
+audit's own instance and ties their draws to the exact law the privacy rows compute.
 """
 
 from __future__ import annotations
@@ -192,8 +192,8 @@ MUTANTS = (
     Mutant(
         id="erm_geometry-M22", target="erm_geometry:Algorithm 3", bug_class="sign",
         description="line 3 picks the vertex of largest <s, grad> (the wrong sign)",
-        file=_FW, find="index = vs.argmin(g)",
-        replace="index = int(np.argmax(vs.scores(g)))",
+        file=_EG, find="vertex = np.asarray(oracle(g), dtype=float)",
+        replace="vertex = np.asarray(oracle(-g), dtype=float)",
         checks=(_LOOPS + "test_algorithm_3_replays_the_printed_update",),
     ),
     # ---------------------------------------------------------------- Algorithm 4
@@ -221,22 +221,22 @@ MUTANTS = (
     Mutant(
         id="erm_geometry-M26", target="erm_geometry:Algorithm 4", bug_class="selection",
         description="the noisy scores are drawn (and recorded) but the loop steps to the exact argmin",
-        file=_FW, find="vertex = S.vertex(index)",
+        file=_EG, find="vertex = S.vertex(index)",
         replace="vertex = S.vertex(int(np.argmin(scores)))",
         checks=(_LAW4,), fast=True,
     ),
     Mutant(
         id="erm_geometry-M27", target="erm_geometry:Algorithm 4", bug_class="noise-not-added",
         description="the noise is not used at the first step (exact argmin at t = 1)",
-        file=_FW, find="vertex = S.vertex(index)",
+        file=_EG, find="vertex = S.vertex(index)",
         replace="vertex = S.vertex(int(np.argmin(scores)) if t == 1 else index)",
         checks=(_LAW4,),
     ),
     Mutant(
         id="erm_geometry-M28", target="erm_geometry:Algorithm 4", bug_class="exp-mech-factor",
         description="the exponential-mechanism form with epsilon_s = sens/lambda (the factor 2 lost)",
-        file=_FW, find="-scores, sens, 2.0 * sens / lam, rng",
-        replace="-scores, sens, sens / lam, rng",
+        file=_EG, find="-scores, sensitivity, 2.0 * sensitivity / scale, rng,",
+        replace="-scores, sensitivity, sensitivity / scale, rng,",
         checks=(_SENS4,),
     ),
     Mutant(
@@ -249,23 +249,23 @@ MUTANTS = (
     Mutant(
         id="erm_geometry-M30", target="erm_geometry:Algorithm 4", bug_class="noise-scale",
         description="the loop adds Laplace noise at 0.8 lambda",
-        file=_FW, find="index = noisy_argmin(scores, lam, rng, noise=selection",
-        replace="index = noisy_argmin(scores, 0.8 * lam, rng, noise=selection",
+        file=_EG, find="index = fw.noisy_argmin(scores, scale, rng,",
+        replace="index = fw.noisy_argmin(scores, 0.8 * scale, rng,",
         checks=(_SENS4,),
     ),
     # ---------------------------------------------------------------- Algorithm 5
     Mutant(
         id="erm_geometry-M31", target="erm_geometry:Algorithm 5", bug_class="noise-not-added",
         description="the oracle is called on the exact gradient (b_t drawn, recorded and discarded)",
-        file=_FW, find="vertex = np.asarray(oracle(np.asarray(noisy, dtype=float)), dtype=float)",
-        replace="vertex = np.asarray(oracle(g), dtype=float)",
+        file=_EG, find="vertex = np.asarray(ball.lmo(np.asarray(noisy, dtype=float)), dtype=float)",
+        replace="vertex = np.asarray(ball.lmo(g), dtype=float)",
         checks=(_LAW5,), fast=True,
     ),
     Mutant(
         id="erm_geometry-M32", target="erm_geometry:Algorithm 5", bug_class="noise-not-added",
         description="the noise is dropped at the first step only",
-        file=_FW, find="vertex = np.asarray(oracle(np.asarray(noisy, dtype=float)), dtype=float)",
-        replace="vertex = np.asarray(oracle(g if t == 1 else np.asarray(noisy, dtype=float)), dtype=float)",
+        file=_EG, find="vertex = np.asarray(ball.lmo(np.asarray(noisy, dtype=float)), dtype=float)",
+        replace="vertex = np.asarray(ball.lmo(g if t == 1 else np.asarray(noisy, dtype=float)), dtype=float)",
         checks=(_LAW5,),
     ),
     Mutant(
@@ -285,8 +285,8 @@ MUTANTS = (
     Mutant(
         id="erm_geometry-M35", target="erm_geometry:Algorithm 5", bug_class="sensitivity",
         description="gradient sensitivity L_2/n: the replace-one factor 2 lost",
-        file=_EG, find="sigma=sigma, l2_sensitivity=2.0 * L2 / n, rng=rng,",
-        replace="sigma=sigma, l2_sensitivity=L2 / n, rng=rng,",
+        file=_EG, find="sensitivity = 2.0 * L2 / n   # replace-one",
+        replace="sensitivity = L2 / n   # replace-one",
         checks=(_LEDGER5,),
     ),
     Mutant(
@@ -300,8 +300,37 @@ MUTANTS = (
     Mutant(
         id="erm_geometry-M37", target="erm_geometry:Algorithm 5", bug_class="noise-scale",
         description="the loop draws b_t at 0.8 sigma while the result reports sigma",
-        file=_FW, find="noisy = mechanisms.gaussian_mechanism(g, sens, sigma, rng, ledger=ledger,",
-        replace="noisy = mechanisms.gaussian_mechanism(g, sens, 0.8 * sigma, rng, ledger=ledger,",
+        file=_EG, find="noisy = mechanisms.gaussian_mechanism(g, sensitivity, sigma, rng, ledger=ledger,",
+        replace="noisy = mechanisms.gaussian_mechanism(g, sensitivity, 0.8 * sigma, rng, ledger=ledger,",
         checks=(_SENS5,),
+    ),
+    # ------------------------------------------------ step sizes as printed (issue 9 fidelity)
+    Mutant(
+        id="erm_geometry-M38", target="erm_geometry:Algorithm 4", bug_class="step-size",
+        description="'paper' means the other paper's decaying 2/(t+2), not this paper's printed mu = 1/(T+2)",
+        file=_EG, find='return printed if step_size == "paper" else step_size',
+        replace='return "2/(t+2)" if step_size == "paper" else step_size',
+        checks=(_T + "test_fidelity.py::test_paper_step_is_this_papers_printed_mu",),
+    ),
+    Mutant(
+        id="erm_geometry-M39", target="erm_geometry:Algorithm 5", bug_class="step-size",
+        description="Algorithm 5 steps with the decaying 2/(t+2) by default (line 4 prints mu = 1/(T+2))",
+        file=_EG, find='_fw_schedule(step_size, "1/(T+2)"), keep_iterates)\n',
+        replace='_fw_schedule(step_size, "2/(t+2)"), keep_iterates)\n',
+        checks=(_T + "test_fidelity.py::test_paper_step_is_this_papers_printed_mu",),
+    ),
+    Mutant(
+        id="erm_geometry-M40", target="erm_geometry:Algorithm 3", bug_class="step-size",
+        description="Algorithm 3's 'paper' step is 1/(T+2) instead of Theorem 5.2's mu = 1/T",
+        file=_EG, find='_fw_schedule(step_size, "1/T")',
+        replace='_fw_schedule(step_size, "1/(T+2)")',
+        checks=(_T + "test_fidelity.py::test_paper_step_is_this_papers_printed_mu",),
+    ),
+    Mutant(
+        id="erm_geometry-M41", target="erm_geometry:Algorithm 1", bug_class="geometry",
+        description="the printed Fact 3.4 potential measured in ||.||_q / r instead of the quotient norm",
+        file=_EG, find="self.c = 2.0 ** (2.0 / self.q - 2.0) / (4.0 * (self.q - 1.0) * r * r)",
+        replace="self.c = 1.0 / (4.0 * (self.q - 1.0) * r * r)",
+        checks=(_T + "test_fidelity.py::test_lq_paper_constant_is_the_printed_psi_in_the_quotient_norm",),
     ),
 )

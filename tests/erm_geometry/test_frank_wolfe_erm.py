@@ -26,7 +26,7 @@ from reference.audit.standards import assert_bound_bites, assert_rate
 from .helpers import LassoLoss, LinearLoss, SquaredLoss, unit_rows
 
 #: The converging schedule mu_t = 2/(t+2) the utility theorems' proofs use (erm_geometry-E15).
-_CONVERGENT = {}
+_CONVERGENT = {"step_size": "2/(t+2)"}
 
 
 

@@ -102,7 +102,7 @@ def test_algorithm_3_replays_the_printed_update():
     n, p, T = 25, 4, 15
     X, y = rng.uniform(-1, 1, (n, p)), rng.uniform(-1, 1, n)
     grad = lambda th: X.T @ (X @ th - y) / n  # noqa: E731
-    res = fw.frank_wolfe(grad, fw.SignedBasis(p, 1.0), np.zeros(p), T)
+    res = eg.frank_wolfe(grad, fw.SignedBasis(p, 1.0), np.zeros(p), T, step_size="2/(t+2)")
     theta = np.zeros(p)
     for t, mu in enumerate(res.step_sizes, start=1):
         g = grad(theta)
@@ -127,6 +127,13 @@ def _audit_pair_data(flip: bool):
         x[-2] = 1.0        # a -1 replaced by +1: the sum moves by 2
     assert x.mean() == pytest.approx((1 if flip else -1) / n)
     return x[:, None], np.zeros(n)
+
+
+def _mean_005_data():
+    """20 records x in {-1, 0, 1} (linear loss, L_1 = L_2 = 1) with mean gradient g = 0.05."""
+    x = np.array([1.0] * 10 + [-1.0] * 9 + [0.0])
+    assert x.mean() == pytest.approx(0.05)
+    return x[:, None], np.zeros(20)
 
 
 def _per_step_and_count_checks(selected, p_plus, law, level=1e-4):
@@ -172,7 +179,7 @@ def test_algorithm_4_loop_draws_follow_the_exact_law_of_the_audit(calibration):
 @pytest.mark.claim("erm_geometry:Theorem 5.4")
 @pytest.mark.parametrize("selection", ["laplace", "gumbel", "exponential"])
 def test_algorithm_4_selection_law_at_a_sensitive_scale(selection):
-    """Two vertices +-1 of [-1, 1], constant gradient g = 0.05, explicit scale lambda = 0.05: vertex +1
+    """Two vertices +-1 of [-1, 1], data with constant gradient g = 0.05, explicit scale lambda = 0.05: vertex +1
     wins with probability F(-2g/lambda) (Laplace: F the CDF of the difference of two Laplace(1)) or
     1/(1 + e^(2g/lambda)) (Gumbel / exponential mechanism), about 0.135 and 0.119. 40 runs of 100 steps;
     a scale off by x0.8, or the exponential mechanism's factor 2 lost (0.269), is far outside the
@@ -180,10 +187,11 @@ def test_algorithm_4_selection_law_at_a_sensitive_scale(selection):
     g, lam, T, R = 0.05, 0.05, 101, 40
     p_plus = (float(cases._laplace_difference_cdf(-2 * g, lam)) if selection == "laplace"
               else 1.0 / (1.0 + math.exp(2 * g / lam)))
+    X, y = _mean_005_data()
     chosen = 0
     for s in range(R):
-        res = fw.private_frank_wolfe_polytope(lambda th: np.array([g]), fw.SignedBasis(1, 1.0), np.zeros(1), T,
-                                              noise_scale=lam, score_sensitivity=0.1, selection=selection,
+        res = eg.private_frank_wolfe_polytope(X, y, LinearLoss(), fw.SignedBasis(1, 1.0), epsilon=1.0, delta=1e-5,
+                                              lipschitz_l1=1.0, T=T, noise_scale=lam, selection=selection,
                                               rng=np.random.default_rng(s))
         chosen += int(np.sum(np.asarray(res.selected)[:, 0] > 0))
     N = R * (T - 1)
@@ -212,13 +220,15 @@ def test_algorithm_5_loop_draws_follow_the_exact_law_of_the_audit(calibration):
 
 @pytest.mark.claim("erm_geometry:Theorem B.1")
 def test_algorithm_5_selection_law_at_a_sensitive_scale():
-    """Constant gradient g = 0.05 on [-1, 1], explicit sigma = 0.05: +1 is chosen with probability
+    """Data with constant gradient g = 0.05 on [-1, 1], explicit sigma = 0.05: +1 is chosen with probability
     Phi(-1) = 0.159 (x0.8 noise: 0.106; the exact gradient: 0). 40 runs of 100 steps, two-sided 1e-4."""
     g, sigma, T, R = 0.05, 0.05, 101, 40
+    X, y = _mean_005_data()
     chosen = 0
     for s in range(R):
-        res = fw.private_frank_wolfe_general(lambda th: np.array([g]), LinfBall(1, 1.0).lmo, np.zeros(1), T,
-                                             sigma=sigma, l2_sensitivity=0.1, rng=np.random.default_rng(s))
+        res = eg.private_frank_wolfe_general(X, y, LinearLoss(), LinfBall(1, 1.0), epsilon=1.0, delta=1e-5,
+                                             lipschitz=1.0, T=T, sigma=sigma, theta1=np.zeros(1),
+                                             rng=np.random.default_rng(s))
         chosen += int(np.sum(np.asarray(res.selected)[:, 0] > 0))
     N, p_plus = R * (T - 1), float(stats.norm.cdf(-g / sigma))
     assert stats.binom.ppf(2.5e-5, N, p_plus) <= chosen <= stats.binom.isf(2.5e-5, N, p_plus), (chosen / N, p_plus)
