@@ -565,4 +565,38 @@ MUTANTS = (
         checks=(f"{T_MECH}::test_additive_mechanisms_record_the_sensitivity_they_were_called_with",
                 f"{T_CORE_CASES}::test_laplace_mechanism_audit"),
     ),
+    Mutant(
+        id="core-M63", target="core:binary_tree", bug_class="noise-scale",
+        description="node noise at half the sigma the tree's event records",
+        file=TREE,
+        find="noisy_new[node] = exact + self.sigma * self.rng.standard_normal(self.shape)",
+        replace="noisy_new[node] = exact + 0.5 * self.sigma * self.rng.standard_normal(self.shape)",
+        checks=(f"{T_TREE}::test_prefix_noise_variance_is_nodes_used_times_sigma_squared",),
+    ),
+    Mutant(
+        id="core-M64", target="core:binary_tree", bug_class="noise-scale",
+        description="node noise at 0.8 of the sigma the tree's event records",
+        file=TREE,
+        find="noisy_new[node] = exact + self.sigma * self.rng.standard_normal(self.shape)",
+        replace="noisy_new[node] = exact + 0.8 * self.sigma * self.rng.standard_normal(self.shape)",
+        checks=(f"{T_TREE}::test_prefix_noise_variance_is_nodes_used_times_sigma_squared",),
+    ),
+    Mutant(
+        id="core-M65", target="core:binary_tree", bug_class="noise-not-added",
+        description="the leaves released without noise (noise only on the inner nodes: one step of the "
+                    "stream unprotected)",
+        file=TREE,
+        find="            if self.sigma > 0:\n                with np.errstate(over=\"ignore\"):",
+        replace="            if self.sigma > 0 and node[0] > 0:\n                with np.errstate(over=\"ignore\"):",
+        checks=(f"{T_TREE}::test_prefix_noise_variance_is_nodes_used_times_sigma_squared",),
+    ),
+    Mutant(
+        id="core-M66", target="core:report_noisy_max", bug_class="noise-scale",
+        description="report-noisy-max draws its noise at 0.8 of the scale the event records",
+        file=MECH,
+        find="out[start:start + k] = np.argmax(s + draw(0.0, scale, (k, m)), axis=1)",
+        replace="out[start:start + k] = np.argmax(s + draw(0.0, 0.8 * scale, (k, m)), axis=1)",
+        checks=(f"{T_MECH}::test_laplace_report_noisy_max_frequencies_match_quadrature",
+                f"{T_MECH}::test_gumbel_report_noisy_max_has_the_exponential_mechanism_law"),
+    ),
 )
