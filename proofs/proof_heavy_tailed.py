@@ -27,8 +27,17 @@ from scipy import stats
 from reference.algorithms import heavy_tailed as ht
 from reference.errors import ParameterError
 
-mpmath.mp.dps = 40
-R2 = mpmath.sqrt(2)
+
+@pytest.fixture(autouse=True, scope="module")
+def _working_precision():
+    """40 digits inside this module's tests only (a global setting leaked into other modules'
+    tests and made the suite depend on its order; issue 8)."""
+    with mpmath.workdps(40):
+        yield
+
+
+with mpmath.workdps(40):
+    R2 = mpmath.sqrt(2)
 
 
 def phi_mp(y):

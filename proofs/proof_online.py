@@ -22,7 +22,13 @@ from hypothesis import strategies as st
 
 from reference.algorithms import online as ol
 
-mpmath.mp.dps = 50
+
+@pytest.fixture(autouse=True, scope="module")
+def _working_precision():
+    """50 digits inside this module's tests only (a global setting leaked into other modules'
+    tests and made the suite depend on its order; issue 8)."""
+    with mpmath.workdps(50):
+        yield
 
 
 @pytest.mark.claim("online:Algorithm 1 line 7")

@@ -16,7 +16,13 @@ import pytest
 from reference.algorithms import saddle_point as sp
 from reference.privacy.mechanisms import truncated_geometric_pmf
 
-mpmath.mp.dps = 50
+
+@pytest.fixture(autouse=True, scope="module")
+def _working_precision():
+    """50 digits inside this module's tests only (a global setting leaked into other modules'
+    tests and made the suite depend on its order; issue 8)."""
+    with mpmath.workdps(50):
+        yield
 
 
 def _cor36(eps0, k, delta):

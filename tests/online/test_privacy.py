@@ -23,7 +23,13 @@ from reference.audit.stats import mu_lower_bound, epsilon_lower_bound
 from reference.geometry.sets import L2Ball
 from reference.privacy import accounting
 
-mpmath.mp.dps = 40
+
+@pytest.fixture(autouse=True, scope="module")
+def _working_precision():
+    """40 digits inside this module's tests only (a global setting leaked into other modules'
+    tests and made the suite depend on its order; issue 8)."""
+    with mpmath.workdps(40):
+        yield
 
 
 def gdp_delta(mu, eps):

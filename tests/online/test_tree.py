@@ -22,7 +22,13 @@ from reference.privacy import accounting
 from reference.privacy.ledger import Ledger
 from reference.privacy.tree import BinaryTreeAggregator
 
-mpmath.mp.dps = 40
+
+@pytest.fixture(autouse=True, scope="module")
+def _working_precision():
+    """40 digits inside this module's tests only (a global setting leaked into other modules'
+    tests and made the suite depend on its order; issue 8)."""
+    with mpmath.workdps(40):
+        yield
 
 
 def gdp_delta(mu, eps):
