@@ -820,7 +820,7 @@ def private_sco_anytime(problem: SimplexLeastSquares, epsilon: float, delta: flo
     rng = check_rng(rng)
     K, tau = check_int(K, "K", 1), check_int(tau, "tau", 1)
     T, L0, d = problem.n, problem.lipschitz, problem.d
-    t0 = math.ceil(T / tau) if t0 is None else check_int(t0, "t0", 0)
+    t0 = math.ceil(T / tau) if t0 is None else check_int(t0, "t0", 1)      # x_hat_1 is drawn at t = 1
     if t0 > T:
         raise ParameterError("t0", f"t0 <= T = n = {T}", t0)
     _check_eps_range(epsilon, delta)
@@ -1198,6 +1198,16 @@ CLAIMS = (
     Claim("saddle_point:Determinism", "invariant",
           "Algorithms 1, 3 and 5 return bit-identical results for generators built from the same seed.",
           "docs/architecture.md (conventions: explicit randomness)", "seed"),
+    Claim("saddle_point:Algorithm 3 lines", "invariant",
+          "Algorithm 3 reads a fresh batch of B 2^(N_t+1) records at step t (one record moves only the iterates after "
+          "its step), moves x by the entropic descent step and y by the ascent step, and draws the output vertex of "
+          "step t from (x_t, y_t), before the step (Algorithm 1's line 3 likewise).",
+          f"seed ('Line 8 of Algorithm 3', 'fresh samples'); {_CAT}, -E11", "reconstructed"),
+    Claim("saddle_point:Algorithm 5 lines", "invariant",
+          "Algorithm 5's private estimates are means of K vertices drawn from the online-to-batch average x_t (not the "
+          "learner's w_t), its output the mean of K vertices of x_T, and its step is capped by the stability "
+          "constraint eta <= 1/(8 L0 tau T).",
+          f"seed Proof 4.4 ('K times to sparsify the last iterate'); {_CAT}, -E07, -E11", "reconstructed"),
     Claim("saddle_point:Bad input", "invariant",
           "Iterates off the simplex, gradients beyond the declared l_inf Lipschitz bound, batch schedules exceeding n, "
           "epsilon > 8 log(1/delta) and malformed privacy parameters raise an error naming the constraint.",

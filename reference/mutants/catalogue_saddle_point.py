@@ -133,4 +133,47 @@ MUTANTS = (
         file=_ALG, find="        start += size3", replace="        start += size3 // 2",
         checks=(_T + "test_boosting.py::test_parts_are_disjoint_and_sized_as_line_2",),
     ),
+    # Review (issue 12): mutants the first tests did not kill; each with the focused test that now does.
+    Mutant(
+        id="saddle_point-M19", target="saddle_point:Algorithm 1", bug_class="noise-not-added",
+        description="line 5 takes the batch gradient at the iterates (x_t, y_t), not at the means of the sampled "
+                    "vertices (the trajectory no longer runs through the private draws)",
+        file=_ALG, find="gx, gy = problem.batch_gradient(x_hat, y_hat, batch)",
+        replace="gx, gy = problem.batch_gradient(x, y, batch)",
+        checks=(_T + "test_review.py::test_algorithm1_line_5_gradient_is_at_the_sampled_vertices_and_each_vertex_"
+                "stays_eps0_private",),
+    ),
+    Mutant(
+        id="saddle_point-M20", target="saddle_point:Algorithm 3", bug_class="step-index",
+        description="line 8 run in the box's order after lines 6-7: the output vertex of step t drawn from "
+                    "(x_{t+1}, y_{t+1})",
+        file=_ALG,
+        find="""        out_x.append(sample_vertices(x, 1, rng, **kw)[0])
+        out_y.append(sample_vertices(y, 1, rng, **kw)[0])
+        # Line 6: x_{t+1} proportional to x_t exp(-eta g_x)
+        x = entropic_step(x, g.gx, step)
+        # Line 7: y_{t+1} proportional to y_t exp(+eta g_y)
+        y = entropic_step(y, -g.gy, step)
+""",
+        replace="""        x = entropic_step(x, g.gx, step)
+        y = entropic_step(y, -g.gy, step)
+        out_x.append(sample_vertices(x, 1, rng, **kw)[0])
+        out_y.append(sample_vertices(y, 1, rng, **kw)[0])
+""",
+        checks=(_T + "test_review.py::test_output_vertex_of_step_1_is_drawn_from_x_1_not_x_2",),
+    ),
+    Mutant(
+        id="saddle_point-M21", target="saddle_point:Algorithm 3", bug_class="data-use",
+        description="line 4 reads the first B 2^(N_t+1) records at every step (the batch is not fresh)",
+        file=_ALG, find="batch = np.arange(used, used + size)", replace="batch = np.arange(0, size)",
+        checks=(_T + "test_review.py::test_algorithm3_one_record_moves_only_the_iterates_after_its_batch",),
+    ),
+    Mutant(
+        id="saddle_point-M22", target="saddle_point:Algorithm 1", bug_class="noise-not-added",
+        description="at step 2 only, line 5 skips the vertex sampling (gradient at the iterates)",
+        file=_ALG, find="gx, gy = problem.batch_gradient(x_hat, y_hat, batch)",
+        replace="gx, gy = problem.batch_gradient(*((x_hat, y_hat) if t != 2 else (x, y)), batch)",
+        checks=(_T + "test_review.py::test_algorithm1_line_5_gradient_is_at_the_sampled_vertices_and_each_vertex_"
+                "stays_eps0_private",),
+    ),
 )
