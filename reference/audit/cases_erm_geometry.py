@@ -247,7 +247,11 @@ def _alg5_case(calibration: str) -> ExactCase:
 # ---------------------------------------------------------------------------
 # Rates
 
-def cor36_trial(T, rng):
+def cor36_trial(T, rng, *, noise_growth=None):
+    """Excess of noisy mirror descent at horizon T with Corollary 3.6's step, noise covariance I.
+    ``noise_growth`` (the audit row's negative control) makes the noise covariance T / noise_growth,
+    the per-step noise of a run calibrated as if its composition over T steps were paid twice
+    (sigma ~ sqrt(T)); its excess stops decaying (slope near 0)."""
     from ..algorithms import erm_geometry as eg
 
     T = int(T)
@@ -255,7 +259,8 @@ def cor36_trial(T, rng):
     X = np.tile(np.eye(p)[0], (8, 1))
     pot = eg.EuclideanPotential(L2Ball(p, 1.0))
     eta = eg.corollary_3_6_parameters(pot, 1.0, 1.0, T)
-    res = eg.noisy_mirror_descent_nonprivate(X, np.zeros(8), _LinearP(), pot, T=T, eta=eta, noise_cov=1.0, rng=rng)
+    cov = 1.0 if noise_growth is None else T / float(noise_growth)
+    res = eg.noisy_mirror_descent_nonprivate(X, np.zeros(8), _LinearP(), pot, T=T, eta=eta, noise_cov=cov, rng=rng)
     g = X.mean(axis=0)
     return float(g @ res.theta + np.linalg.norm(g))
 
@@ -286,5 +291,8 @@ def audit_cases() -> list:
         trial=cor36_trial, grid=(16.0, 64.0, 256.0, 1024.0), quick_grid=(16.0, 64.0, 256.0),
         claimed_slope=-0.5, repeats=20, quick_repeats=8, relation="at_most", tolerance=0.1,
         bound=cor36_bound,
+        nearest_wrong_slope=0.0,
+        negative_control=functools.partial(cor36_trial, noise_growth=16),
+        negative_control_note="noise covariance T/16 (composition over T paid twice): no decay",
     ))
     return cases
