@@ -176,4 +176,60 @@ MUTANTS = (
         checks=(_T + "test_review.py::test_algorithm1_line_5_gradient_is_at_the_sampled_vertices_and_each_vertex_"
                 "stays_eps0_private",),
     ),
+    Mutant(
+        id="saddle_point-M23", target="saddle_point:Algorithm 2", bug_class="estimator",
+        description="the 'even' half is the first half again (the O and E means overlap; unbiased, wrong law)",
+        file=_ALG, find="_vertex_mean(ix[h:], dx)", replace="_vertex_mean(ix[:h], dx)",
+        checks=(_T + "test_review.py::test_algorithm2_correction_vanishes_for_affine_gradients_and_g0_is_at_"
+                "one_vertex",),
+    ),
+    Mutant(
+        id="saddle_point-M24", target="saddle_point:Algorithm 5", bug_class="step-index",
+        description="line 9 sparsifies x_{T+1} (the average after the last update) instead of x_T",
+        file=_ALG, find="out = _vertex_mean(sample_vertices(x_T, K, rng, **kw), d)",
+        replace="out = _vertex_mean(sample_vertices(x, K, rng, **kw), d)",
+        checks=(_T + "test_review.py::test_algorithm5_estimates_and_output_are_means_of_vertices_of_x_t",),
+    ),
+    Mutant(
+        id="saddle_point-M25", target="saddle_point:Algorithm 5", bug_class="estimator",
+        description="line 3 samples the private estimate from the learner's w_t instead of the average x_t",
+        file=_ALG, find="x_hat = _vertex_mean(sample_vertices(x, K, rng, **kw), d)",
+        replace="x_hat = _vertex_mean(sample_vertices(w, K, rng, **kw), d)",
+        checks=(_T + "test_review.py::test_algorithm5_estimates_and_output_are_means_of_vertices_of_x_t",),
+    ),
+    Mutant(
+        id="saddle_point-M26", target="saddle_point:Algorithm 5", bug_class="step-size",
+        description="the stability constraint without tau: eta <= 1/(8 L0 T)",
+        file=_ALG, find="step = min(eta_priv, 1.0 / (8.0 * L0 * tau * T))",
+        replace="step = min(eta_priv, 1.0 / (8.0 * L0 * T))",
+        checks=(_T + "test_review.py::test_algorithm5_step_is_capped_by_the_stability_constraint",),
+    ),
+    Mutant(
+        id="saddle_point-M27", target="saddle_point:Algorithm 1", bug_class="composition",
+        description="an explicit step's claimed epsilon composes N = 2(K+1)T draws where Prop 3.3 has (K+1)T "
+                    "(claim sqrt(2) too large)",
+        file=_ALG, find="math.sqrt((N / 2) * math.log(1 / delta)) / B", replace="math.sqrt(N * math.log(1 / delta)) / B",
+        checks=(_T + "test_review.py::test_explicit_steps_claim_the_propositions_inverted",),
+    ),
+    Mutant(
+        id="saddle_point-M28", target="saddle_point:Algorithm 4", bug_class="data-use",
+        description="the Frank-Wolfe run minimising F(., y_i) reads the y-run's part (one part used twice)",
+        file=_ALG, find='A, u, v = problem.batch_mean(parts[("fw_x", i, j)])',
+        replace='A, u, v = problem.batch_mean(parts[("fw_y", i, j)])',
+        checks=(_T + "test_review.py::test_algorithm4_each_part_is_read_by_its_own_mechanism_only",),
+    ),
+    Mutant(
+        id="saddle_point-M29", target="saddle_point:Algorithm 4", bug_class="sign",
+        description="the selection's sampler gets the scores with the sign flipped (prefers the largest estimated "
+                    "gap); the recorded law, computed beside it, is unchanged",
+        file=_ALG, find="i_star = exponential_mechanism(-scores, sens_s, epsilon, rng",
+        replace="i_star = exponential_mechanism(scores, sens_s, epsilon, rng",
+        checks=(_T + "test_boosting.py::test_selected_index_is_drawn_from_the_recorded_selection_law",),
+    ),
+    Mutant(
+        id="saddle_point-M30", target="saddle_point:Algorithm 3", bug_class="sign",
+        description="line 7 with the wrong sign: Algorithm 3's y-player descends",
+        file=_ALG, find="y = entropic_step(y, -g.gy, step)", replace="y = entropic_step(y, g.gy, step)",
+        checks=(_T + "test_review.py::test_algorithm3_y_player_ascends_and_x_player_descends",),
+    ),
 )
