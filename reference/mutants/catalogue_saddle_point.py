@@ -208,7 +208,8 @@ MUTANTS = (
         id="saddle_point-M27", target="saddle_point:Algorithm 1", bug_class="composition",
         description="an explicit step's claimed epsilon composes N = 2(K+1)T draws where Prop 3.3 has (K+1)T "
                     "(claim sqrt(2) too large)",
-        file=_ALG, find="math.sqrt((N / 2) * math.log(1 / delta)) / B", replace="math.sqrt(N * math.log(1 / delta)) / B",
+        file=_ALG, find="math.sqrt((N / 2) * math.log(1 / delta)) / B",
+        replace="math.sqrt(N * math.log(1 / delta)) / B",
         checks=(_T + "test_review.py::test_explicit_steps_claim_the_propositions_inverted",),
     ),
     Mutant(
