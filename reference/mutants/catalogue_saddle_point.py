@@ -233,4 +233,12 @@ MUTANTS = (
         file=_ALG, find="y = entropic_step(y, -g.gy, step)", replace="y = entropic_step(y, g.gy, step)",
         checks=(_T + "test_review.py::test_algorithm3_y_player_ascends_and_x_player_descends",),
     ),
+    Mutant(
+        id="saddle_point-M31", target="saddle_point:Algorithm 4", bug_class="data-use",
+        description="a candidate's Algorithm 3 runs on the whole data set, not on its own part (its records overlap "
+                    "the Frank-Wolfe and held-out parts)",
+        file=_ALG, find='res = private_smd_bias_reduced(_subproblem(problem, parts[("alg3", i)]), epsilon',
+        replace="res = private_smd_bias_reduced(problem, epsilon",
+        checks=(_T + "test_review.py::test_algorithm4_each_part_is_read_by_its_own_mechanism_only",),
+    ),
 )
