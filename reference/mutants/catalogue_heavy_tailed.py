@@ -139,4 +139,96 @@ MUTANTS = (
         checks=("tests/heavy_tailed/test_framework.py::test_theorem_3_1_with_a_biased_noisy_oracle",
                 "tests/heavy_tailed/test_framework.py::test_theorem_3_2_distance_bound"),
     ),
+    # Independent review (rev-ht): each run first against the whole tests/heavy_tailed folder and the proof.
+    Mutant(
+        id="heavy_tailed-M18", target="heavy_tailed:CDPCWME", bug_class="noise-scale",
+        description="Theorem 4.1's printed CDPCWME sigma at x0.8",
+        file=F, find="return math.sqrt(1152.0 * tau * tau * d * L * L / (rho * n * n))",
+        replace="return 0.8 * math.sqrt(1152.0 * tau * tau * d * L * L / (rho * n * n))",
+        checks=(f"{EST}::test_paper_noise_constants",),
+    ),
+    Mutant(
+        id="heavy_tailed-M19", target="heavy_tailed:DPCWME", bug_class="sensitivity",
+        description="DPCWME's printed Laplace scale with the factor d missing (the l-inf sensitivity for the l1)",
+        file=F, find="return 48.0 * tau * d * math.log(2.0 * d / beta) / (eps * n)",
+        replace="return 48.0 * tau * math.log(2.0 * d / beta) / (eps * n)",
+        checks=(f"{EST}::test_paper_noise_constants",),
+    ),
+    Mutant(
+        id="heavy_tailed-M20", target="heavy_tailed:Algorithm 3", bug_class="estimator",
+        description="line 9's median taken over all m x d bucket means at once (no axis), broadcast to every coordinate",
+        file=F, find="mu_hat = np.median(means, axis=0)", replace="mu_hat = np.full(d, np.median(means))",
+        checks=(f"{EST}::test_algorithm3_equals_the_paper_lines",),
+    ),
+    Mutant(
+        id="heavy_tailed-M21", target="heavy_tailed:Algorithm 3", bug_class="estimator",
+        description="line 2's bucket count one too few (ceil(4 ln(2d/beta)) - 1)",
+        file=F, find="return max(1, math.ceil(value - 1e-12 * value))",
+        replace="return max(1, math.ceil(value - 1e-12 * value) - 1)",
+        checks=(f"{EST}::test_bucket_count_is_4_ln_2d_over_beta_rounded_up",),
+    ),
+    Mutant(
+        id="heavy_tailed-M22", target="heavy_tailed:Algorithm 3", bug_class="clip",
+        description="line 3's interval [-tau, tau] instead of [-3 tau, 3 tau]",
+        file=F, find="lo, hi = -3.0 * tau, 3.0 * tau", replace="lo, hi = -tau, tau",
+        checks=(f"{EST}::test_algorithm3_equals_the_paper_lines",),
+    ),
+    Mutant(
+        id="heavy_tailed-M23", target="heavy_tailed:Algorithm 2", bug_class="composition",
+        description="every oracle call at rho / (T - 1) instead of rho / T",
+        file=F, find="rho_step = rho / T", replace="rho_step = rho / max(1, T - 1)",
+        checks=(f"{PRIV}::test_algorithm2_ledger_composes_to_rho",),
+    ),
+    Mutant(
+        id="heavy_tailed-M24", target="heavy_tailed:Algorithm 1", bug_class="geometry",
+        description="line 10's projection onto W dropped",
+        file=F, find="w = domain.project(w - eta * g)", replace="w = w - eta * g",
+        checks=(f"{SCO}::test_scof_batches_and_projection",),
+    ),
+    Mutant(
+        id="heavy_tailed-M27", target="heavy_tailed:Algorithm 4", bug_class="sensitivity",
+        description="S(c) with Phi(-1/c) instead of Phi(-1/sqrt c) (the variance c read as a standard deviation; "
+                    "equivalent at c = 1)",
+        file=F, find="special.ndtr(-1.0 / math.sqrt(c))", replace="special.ndtr(-1.0 / c)",
+        checks=(f"{EST}::test_noise_scales_equal_independent_formulas",
+                f"{PROOF}::test_psi_increasing_on_u_positive_and_sup_is_S"),
+    ),
+    Mutant(
+        id="heavy_tailed-M29", target="heavy_tailed:CDPCWME", bug_class="accountant",
+        description="the certified sigma starts at Delta / sqrt(rho) (the 2 of Delta^2 / (2 sigma^2) lost; the "
+                    "upward search never lowers it, so every certified run is over-noised by sqrt 2)",
+        file=F, find="sigma = sensitivity / math.sqrt(2.0 * rho)", replace="sigma = sensitivity / math.sqrt(rho)",
+        checks=(f"{EST}::test_noise_scales_equal_independent_formulas",),
+    ),
+    Mutant(
+        id="heavy_tailed-M25", target="heavy_tailed:Algorithm 4", bug_class="noise-not-added",
+        description="Algorithm 4's noise drawn but not added on the last coordinate",
+        file=F, find="noisy = gaussian_mechanism(mu_hat, sens, sigma, rng, ledger=own, label=label)",
+        replace="noisy = np.array(gaussian_mechanism(mu_hat, sens, sigma, rng, ledger=own, label=label), dtype=float); "
+                "noisy[-1] = mu_hat[-1]",
+        checks=(f"{EST}::test_the_recorded_noise_is_the_noise_added",),
+    ),
+    Mutant(
+        id="heavy_tailed-M26", target="heavy_tailed:DPCWME", bug_class="noise-not-added",
+        description="DPCWME's Laplace noise drawn but not added on the first coordinate",
+        file=F, find="out = laplace_mechanism(mu_hat, sens, scale, rng, ledger=own, label=label)",
+        replace="out = np.array(laplace_mechanism(mu_hat, sens, scale, rng, ledger=own, label=label), dtype=float); "
+                "out[0] = mu_hat[0]",
+        checks=(f"{EST}::test_the_recorded_noise_is_the_noise_added",),
+    ),
+    Mutant(
+        id="heavy_tailed-M28", target="heavy_tailed:Algorithm 4", bug_class="estimator",
+        description="line 4's influence applied to x instead of x / tau (the survivor of the review: the suite "
+                    "only probed records at +-1e12 tau, where psi_c is flat)",
+        file=F, find="smoothed_influence(X[:, j] / tau, c)", replace="smoothed_influence(X[:, j], c)",
+        checks=(f"{EST}::test_algorithm4_mu_hat_equals_the_paper_lines",),
+    ),
+    Mutant(
+        id="heavy_tailed-M34", target="heavy_tailed:Algorithm 4", bug_class="noise-scale",
+        description="Algorithm 4's noise at half scale on the last coordinate only (the pooled KS test misses it)",
+        file=F, find="noisy = gaussian_mechanism(mu_hat, sens, sigma, rng, ledger=own, label=label)",
+        replace="noisy = np.array(gaussian_mechanism(mu_hat, sens, sigma, rng, ledger=own, label=label), dtype=float); "
+                "noisy[-1] = mu_hat[-1] + 0.5 * (noisy[-1] - mu_hat[-1])",
+        checks=(f"{EST}::test_the_recorded_noise_is_the_noise_added",),
+    ),
 )

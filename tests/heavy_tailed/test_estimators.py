@@ -139,7 +139,8 @@ def test_paper_noise_constants(n, d, tau, rho, beta):
 @pytest.mark.parametrize("calibration", ["paper", "certified"])
 def test_the_recorded_noise_is_the_noise_added(estimator, calibration):
     """(output - non-private) / scale over 300 runs x d = 20 coordinates follows N(0,1) (Gaussian) or
-    Lap(0,1) (Laplace): Kolmogorov-Smirnov at false-alarm 1e-4. Half the noise or no noise fails."""
+    Lap(0,1) (Laplace): Kolmogorov-Smirnov at false-alarm 1e-4, pooled and per coordinate. Half the noise, no
+    noise, or no noise on one coordinate fails."""
     rng = np.random.default_rng(11)
     X = ht.heavy_tailed_data(60, 20, 3, rng)
     z = []
@@ -154,9 +155,12 @@ def test_the_recorded_noise_is_the_noise_added(estimator, calibration):
         assert len(r.ledger) == 1
         event = r.ledger.events[0]
         assert event.noise_scale == r.noise_scale and event.sensitivity == r.sensitivity
-    z = np.concatenate(z)
+    z = np.array(z)                                        # (300 runs, 20 coordinates)
     law = stats.laplace if estimator == "dpcwme" else stats.norm
-    assert stats.kstest(z, law.cdf).pvalue > 1e-4
+    assert stats.kstest(z.ravel(), law.cdf).pvalue > 1e-4
+    # every coordinate on its own (Bonferroni over the 20: false alarm 1e-4 in all); the pooled test misses
+    # one coordinate left unnoised (5% of the values at 0 sits at the edge of its power)
+    assert min(stats.kstest(z[:, j], law.cdf).pvalue for j in range(z.shape[1])) > 1e-4 / z.shape[1]
 
 
 @pytest.mark.claim("heavy_tailed:Theorem 4.1 noise")
@@ -201,3 +205,33 @@ def test_theorem_4_1_explicit_bound_holds_and_bites():
     for dd in (1, 4, 100):
         thr = 4 * (math.sqrt(dd) + math.sqrt(math.log(1 / beta))) ** 2
         assert stats.chi2.sf(thr, dd) <= beta / 2
+
+
+def reference_psi(u, c):
+    """psi_c(u) = E_{N ~ N(0, c)} phi(u (1 + N)) by scipy quadrature over N (independent of the closed form),
+    phi(y) = y - y^3/6 on [-sqrt 2, sqrt 2] and +-2 sqrt(2)/3 outside (Appendix B.5)."""
+    from scipy import integrate
+    r2 = math.sqrt(2.0)
+
+    def phi_(y):
+        return y - y ** 3 / 6 if abs(y) <= r2 else math.copysign(2 * r2 / 3, y)
+
+    sd = math.sqrt(c)
+    f = lambda z: phi_(u * (1 + z)) * stats.norm.pdf(z, scale=sd)     # noqa: E731
+    pts = sorted({(-r2 / u - 1), (r2 / u - 1)}) if u else None
+    val, _ = integrate.quad(f, -12 * sd, 12 * sd, points=pts, limit=200, epsabs=1e-13, epsrel=1e-11)
+    return val
+
+
+@pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
+@pytest.mark.parametrize("tau, c", [(3.0, 0.3), (25.0, 1.0)])
+def test_algorithm4_mu_hat_equals_the_paper_lines(tau, c):
+    """Lines 3-6 of Algorithm 4: mu_hat_j = (tau/n) sum_i psi_c(x_i(j)/tau), with psi_c by scipy quadrature
+    over N (not the package's closed form). The data have |x| around tau, where psi_c is far from both its
+    linear part and its plateau, so applying psi_c to x instead of x/tau, or a wrong tau/n factor, is seen."""
+    rng = np.random.default_rng(3)
+    n, d = 9, 2
+    X = tau * rng.uniform(-2.5, 2.5, size=(n, d))
+    got = ht.cdpnsme(X, 1.0, tau, rng, c=c).non_private
+    want = np.array([tau / n * math.fsum(reference_psi(X[i, j] / tau, c) for i in range(n)) for j in range(d)])
+    assert np.allclose(got, want, rtol=1e-8, atol=1e-10 * tau)
