@@ -10,6 +10,9 @@ T_ALG = "tests/online/test_algorithms.py"
 T_PRIV = "tests/online/test_privacy.py"
 T_SENS = "tests/online/test_sensitivity.py"
 T_TREE = "tests/online/test_tree.py"
+T_LAW = "tests/online/test_release_law.py"
+_L8 = ("        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n"
+       "        # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        x_hat")
 
 MUTANTS = (
     Mutant(
@@ -133,5 +136,44 @@ MUTANTS = (
         file=F, find="x = _project(C, x - step_constant / (alpha * t) * f.grad(x))",
         replace="x = _project(C, x + step_constant / (alpha * t) * f.grad(x))",
         checks=(f"{T_ALG}::test_pgiga_and_giga_updates_are_line_7",),
+    ),
+    # Added by an independent mutant review (each survived tests/online and proofs/proof_online.py as they
+    # stood, except where the checks name an older test).
+    Mutant(
+        id="online-M18", target="online:Algorithm 2", bug_class="noise-scale",
+        description="PIGD draws line 8's noise at 0.8 beta while the ledger records beta",
+        file=F, find=_L8, replace=_L8.replace("(beta / t)", "(0.8 * beta / t)"),
+        checks=(f"{T_LAW}::test_pigd_line_8_noise_is_beta_over_t_at_every_round",),
+    ),
+    Mutant(
+        id="online-M19", target="online:Algorithm 2", bug_class="noise-not-added",
+        description="PIGD adds line 8's noise only at even rounds (drawn every round)",
+        file=F, find=_L8,
+        replace=_L8.replace("(beta / t) * rng.standard_normal(x.shape)",
+                            "(beta / t) * rng.standard_normal(x.shape) * (t % 2 == 0)"),
+        checks=(f"{T_LAW}::test_pigd_line_8_noise_is_beta_over_t_at_every_round",),
+    ),
+    Mutant(
+        id="online-M20", target="online:Algorithm 3", bug_class="geometry",
+        description="PGIGA releases xtilde_{t+1} without line 9's projection onto C",
+        file=F, find="decisions.append(_project(C, x_tilde))", replace="decisions.append(x_tilde)",
+        checks=(f"{T_LAW}::test_released_decisions_lie_in_C",),
+    ),
+    Mutant(
+        id="online-M21", target="online:Algorithm 2", bug_class="data-use",
+        description="PIGD adds line 8's noise to x_t (the decision released before the update of line 7)",
+        file=F,
+        find="x = f.prox(x, eta, C)\n        xs.append(x)\n        # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I)\n"
+             "        x_tilde = x +",
+        replace="x_prev = x\n        x = f.prox(x, eta, C)\n        xs.append(x)\n"
+                "        # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I)\n        x_tilde = x_prev +",
+        checks=(f"{T_LAW}::test_pigd_line_8_noise_is_beta_over_t_at_every_round",),
+    ),
+    Mutant(
+        id="online-M22", target="online:Algorithm 4", bug_class="composition",
+        description="PQFTL's printed V-tree noise at eps instead of line 7's eps/2",
+        file=F, find='sig_V = tree_sigma(R * R, T, eps / 2, delta / 2, "paper", log_base=log_base)',
+        replace='sig_V = tree_sigma(R * R, T, eps, delta / 2, "paper", log_base=log_base)',
+        checks=(f"{T_LAW}::test_pqftl_paper_trees_split_eps_and_delta_in_half",),
     ),
 )
