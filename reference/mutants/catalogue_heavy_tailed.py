@@ -224,6 +224,30 @@ MUTANTS = (
         checks=(f"{EST}::test_algorithm4_mu_hat_equals_the_paper_lines",),
     ),
     Mutant(
+        id="heavy_tailed-M30", target="heavy_tailed:Algorithm 2", bug_class="step-size",
+        description="Theorem 5.7's strongly convex step 1/L instead of 1/(lam + L)",
+        file=F, find="T_real, 1.0 / (lam + L), tau", replace="T_real, 1.0 / L, tau",
+        checks=(f"{PROOF}::test_theorem_5_7_horizon_makes_the_contraction_reach_the_noise_floor",),
+    ),
+    Mutant(
+        id="heavy_tailed-M31", target="heavy_tailed:Algorithm 3", bug_class="estimator",
+        description="bucket i takes one sample of bucket i+1 (overlapping buckets, a boundary off by one)",
+        file=F, find="block = X[i * b:(i + 1) * b]", replace="block = X[i * b:(i + 1) * b + 1]",
+        checks=(f"{EST}::test_algorithm3_equals_the_paper_lines",),
+    ),
+    Mutant(
+        id="heavy_tailed-M32", target="heavy_tailed:Algorithm 4", bug_class="noise-law",
+        description="the smoothed influence's inner closed form E[Y - Y^3/6] with u^3 (1 + c) for u^3 (1 + 3 c)",
+        file=F, find="u[inner] ** 3 * (1.0 + 3.0 * c) / 6.0", replace="u[inner] ** 3 * (1.0 + c) / 6.0",
+        checks=(f"{PROOF}::test_closed_form_agrees_with_quadrature",),
+    ),
+    Mutant(
+        id="heavy_tailed-M33", target="heavy_tailed:Algorithm 1", bug_class="averaging",
+        description="strongly convex mode outputs the average of w^1..w^T instead of w^T",
+        file=F, find="w_priv = its[-1].copy()", replace="w_priv = its[1:].mean(axis=0)",
+        checks=(f"{SCO}::test_scof_iterates_follow_line_10",),
+    ),
+    Mutant(
         id="heavy_tailed-M34", target="heavy_tailed:Algorithm 4", bug_class="noise-scale",
         description="Algorithm 4's noise at half scale on the last coordinate only (the pooled KS test misses it)",
         file=F, find="noisy = gaussian_mechanism(mu_hat, sens, sigma, rng, ledger=own, label=label)",
