@@ -176,4 +176,57 @@ MUTANTS = (
         replace='sig_V = tree_sigma(R * R, T, eps, delta / 2, "paper", log_base=log_base)',
         checks=(f"{T_LAW}::test_pqftl_paper_trees_split_eps_and_delta_in_half",),
     ),
+    # The review's other mutants, killed by the tests that were already there.
+    Mutant(
+        id="online-M23", target="online:Algorithm 5", bug_class="tree",
+        description="line 13 reads the prefix's nodes from bin(t - 1): W_t released as the sum of [1, t - 1]",
+        file=F, find='s = format(t, f"0{self.k}b")', replace='s = format(t - 1, f"0{self.k}b")',
+        checks=(f"{T_ALG}::test_zero_noise_reductions", f"{T_TREE}::test_alg5_agrees_bit_for_bit_with_the_tree"),
+    ),
+    Mutant(
+        id="online-M24", target="online:Algorithm 2", bug_class="step-index",
+        description="PIGD's learning rate 1/(alpha (t + 1)) instead of line 6's 1/(alpha t)",
+        file=F, find="# Line 6: learning rate eta_t = 1/(alpha t)\n        eta = 1.0 / (alpha * t)",
+        replace="# Line 6: learning rate eta_t = 1/(alpha t)\n        eta = 1.0 / (alpha * (t + 1))",
+        checks=(f"{T_ALG}::test_nonprivate_state_is_identical_across_noise_seeds",),
+    ),
+    Mutant(
+        id="online-M25", target="online:Algorithm 4", bug_class="data-use",
+        description="PQFTL's line 9 without the regulariser t alpha I: xhat_{t+1} = Vhat_t^{-1} uhat_t",
+        file=F, find="x_hat = np.linalg.solve(t * alpha * np.eye(d) + V_hat, u_hat)",
+        replace="x_hat = np.linalg.solve(V_hat, u_hat)",
+        checks=("tests/online/test_regret.py::test_pqftl_regret_is_polylog",),
+    ),
+    Mutant(
+        id="online-M26", target="online:Algorithm 4", bug_class="composition",
+        description="PQFTL's certified sigma certifies one tree, not the two trees of lines 7-8",
+        file=F, find='"certified", trees=2)', replace='"certified", trees=1)',
+        checks=(f"{T_PRIV}::test_pqftl_u_tree_with_R_refuted",),
+    ),
+    Mutant(
+        id="online-M27", target="online:Algorithm 5", bug_class="sensitivity",
+        description="the certified tree sigma counts floor(log2 T) nodes per item instead of floor(log2 T) + 1",
+        file=F, find="sens = 2.0 * b * math.sqrt(T.bit_length())", replace="sens = 2.0 * b * math.sqrt(T.bit_length() - 1)",
+        checks=("tests/online/test_audit_cases.py::test_row_certificates", f"{T_TREE}::test_certified_sigma_holds_and_is_tight"),
+    ),
+    Mutant(
+        id="online-M28", target="online:Algorithm 5", bug_class="tree",
+        description="line 11 noises a parent from its children's noisy sums (noise accumulates up the tree)",
+        file=F, find="B.B_hat[s] = B.B[s] + B._noise()", replace='B.B_hat[s] = B.B_hat[s + "0"] + B.B_hat[s + "1"] + B._noise()',
+        checks=(f"{T_TREE}::test_alg5_agrees_bit_for_bit_with_the_tree",),
+    ),
+    Mutant(
+        id="online-M29", target="online:Algorithm 6", bug_class="noise-scale",
+        description="POL's line 13 noise at 0.8 beta",
+        file=F, find="beta = pol_noise_scale(L, alpha, B, T, eps, delta, calibration)",
+        replace="beta = 0.8 * pol_noise_scale(L, alpha, B, T, eps, delta, calibration)",
+        checks=("tests/online/test_audit_cases.py::test_row_certificates",
+                f"{T_PRIV}::test_pol_printed_noise_refuted_and_certified_holds"),
+    ),
+    Mutant(
+        id="online-M30", target="online:Algorithm 5", bug_class="noise-law",
+        description="Alg 5 line 3's printed sigma^2 with log T instead of log^2 T",
+        file=F, find="lT * lT * _log(lT / delta, log_base)", replace="lT * _log(lT / delta, log_base)",
+        checks=(f"{T_PRIV}::test_pqftl_u_tree_with_R_refuted", f"{T_TREE}::test_printed_sigma_refuted_at_T1024_and_T16"),
+    ),
 )
