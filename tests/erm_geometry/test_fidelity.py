@@ -7,7 +7,7 @@
 - ``LqPotential(constant="paper")`` is the printed Psi = ||.||_{Q,q}^2/(4(q-1)) with the quotient norm
   of Fact 3.4, computed here from its definition by an independent minimisation;
 - every result type carries the claimed and the certified epsilon side by side;
-- the module opens with the algorithms (the claims live in erm_geometry_claims.py) and names the
+- the module opens with the algorithms (the claims registry closes it, as in every paper module) and names the
   paper's symbols (r_Q = ||Q||_2, G_Q, R_Psi = max Psi);
 - a horizon too large for memory is refused naming T and the memory, and keep_iterates=False
   keeps no iterates.
@@ -118,10 +118,11 @@ def test_every_result_reports_claimed_and_certified_epsilon():
 
 def test_module_opens_with_the_algorithms_and_names_the_papers_symbols():
     source = inspect.getsource(eg)
-    assert "Claim(" not in source and "_c(" not in source            # the claims live beside it
-    from reference.algorithms import erm_geometry_claims
-
-    assert len(erm_geometry_claims.CLAIMS) >= 30
+    registry = source.index("\nALGORITHMS = (")                      # the registry closes the module
+    assert "Claim(" not in source[:registry] and "_c(" not in source[:registry]
+    assert "\ndef noisy_mirror_descent(" in source[:registry]
+    assert "\ndef " not in source[registry:].replace("\ndef _c(", "") and "\nclass " not in source[registry:]
+    assert len(eg.CLAIMS) >= 30 and all(c.paper == "erm_geometry" for c in eg.CLAIMS)
     pot = eg.EuclideanPotential(L2Ball(3, 2.0))
     assert pot.r_Q == pot.q_radius == 1.0 and pot.G_Q == pot.q_width and pot.R_Psi == pot.range
     for name, symbol in (("q_radius", "r_Q"), ("q_width", "G_Q"), ("range", "R_Psi")):
