@@ -98,9 +98,10 @@ class Algorithm:
 
 
 def _walk_modules():
-    import reference
+    # the package this module belongs to, by name (a renamed copy, e.g. a mutant's, walks itself)
+    package = importlib.import_module(__package__)
 
-    for info in pkgutil.walk_packages(reference.__path__, prefix="reference."):
+    for info in pkgutil.walk_packages(package.__path__, prefix=f"{__package__}."):
         if info.name.rsplit(".", 1)[-1] in ("__main__", "cli"):
             continue
         yield importlib.import_module(info.name)

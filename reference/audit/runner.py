@@ -459,13 +459,13 @@ def run_case(case, *, quick: bool = False, beta: float = 0.05, executor: cf.Exec
 
 def discover_cases(paper: str | None = None) -> list:
     """Every case of every ``reference.audit.cases_*`` module (``audit_cases()``), optionally one paper's."""
-    import reference.audit as package
+    package = importlib.import_module(__package__)   # this package by name (a renamed copy walks itself)
 
     found = []
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         if not info.name.startswith("cases_"):
             continue
-        module = importlib.import_module(f"reference.audit.{info.name}")
+        module = importlib.import_module(f"{__package__}.{info.name}")
         make = getattr(module, "audit_cases", None)
         if make is None:
             continue
