@@ -230,9 +230,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("conform", help="check another implementation against the reference")
     p.add_argument("target", metavar="MODULE:FUNCTION")
     p.add_argument("--algorithm", required=True, help="the algorithm id it implements (see 'vectors')")
-    p.add_argument("--mode", choices=("both", "replay", "distribution", "privacy"), default="both",
-                   help="replay the reference's draws, compare output laws, audit the candidate's privacy "
-                        "at the worst pair, or every check ('both', the default)")
+    p.add_argument("--mode", default="all",
+                   help="which properties: 'all' (the default) or comma-separated names among replay, law, "
+                        "privacy, rate, feasibility, sparsity, zero-noise, finite-shape, determinism "
+                        "('both' = all, 'distribution' = law, as before)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (verdict per property, rows per case)")
+    p.add_argument("--deep", action="store_true", help="the rate check on its larger grid (minutes, not seconds)")
     p.set_defaults(func=_cmd_conform)
 
     p = sub.add_parser("mutants", help="the kill matrix: realistic wrong implementations and the checks that kill them")

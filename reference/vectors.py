@@ -77,6 +77,12 @@ class VectorCase:
     claimed_mu: float | None = None
     privacy_statistic: Callable[[Any], float] | None = None
     privacy_runs: int = 100_000
+    # The property suite (reference.properties): the invariants that hold for this algorithm's output
+    # (Feasible, Holds, Sparse, ZeroNoise), its convergence claim (a Rate), and for every property that
+    # does not apply, why (property name -> reason; conform reports it as n/a with that reason).
+    invariants: tuple = ()
+    rate: Any = None
+    not_applicable: dict = field(default_factory=dict)
 
 
 def run_case(case: VectorCase, function: Callable | None = None) -> dict:

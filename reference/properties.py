@@ -1,0 +1,133 @@
+"""The property suite conform runs on a candidate implementation, declared per test-vector case.
+
+A :class:`~reference.vectors.VectorCase` says which properties hold for its algorithm:
+
+- ``invariants``: :class:`Feasible` (the output lies in the constraint set, within a tolerance),
+  :class:`Holds` (any other predicate of inputs and output, e.g. "the index is one of the k
+  candidates"), :class:`Sparse` (at most so many nonzeros, e.g. a Frank-Wolfe iterate is a convex
+  combination of at most t vertices) and :class:`ZeroNoise` (with the noise switched off, e.g.
+  ``sigma=0``, the candidate returns the reference's noiseless output exactly, where the candidate
+  accepts that setting);
+- ``rate``: a :class:`Rate`, the convergence claim measured on a small grid for the candidate and
+  for the reference (fitted by :func:`reference.audit.rates.fit_rate`) and compared;
+- ``not_applicable``: for each property that does not apply, the reason (reported as ``n/a``).
+
+Two invariants apply to every case and need no declaration: ``finite-shape`` (the output has the
+reference's shape and is finite) and ``determinism`` (the same seed gives the same output).
+The law check (``statistic``), privacy audit (``neighbour``) and replay are declared by the
+case's older fields. :data:`PROPERTIES` lists the names conform reports, in its order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+
+# The property names conform reports (one verdict each per algorithm), in this order.
+PROPERTIES = ("replay", "law", "privacy", "rate", "feasibility", "sparsity", "zero-noise", "finite-shape",
+              "determinism")
+
+
+def _part(part, output):
+    return np.asarray(output if part is None else part(output), dtype=float)
+
+
+@dataclass(frozen=True)
+class Feasible:
+    """The output (or ``part(output)``) lies in ``constraint(kwargs)``, a
+    :class:`reference.geometry.sets.ConstraintSet` built from the case's inputs, within ``atol``
+    in the set's defining norm."""
+
+    constraint: Callable[[dict], Any]
+    part: Callable[[Any], Any] | None = None
+    atol: float = 1e-9
+    what: str = ""
+    property: ClassVar[str] = "feasibility"
+
+    def check(self, kwargs: dict, output: Any) -> tuple[bool, str]:
+        C = self.constraint(kwargs)
+        x = _part(self.part, output)
+        if x.shape != tuple(C.shape):
+            return False, f"{self.what or 'output'} has shape {x.shape}, the set {tuple(C.shape)}"
+        excess = float(C._excess(x))
+        label = self.what or type(C).__name__
+        if excess <= self.atol:
+            return True, f"in {label} (excess {max(excess, 0.0):.2g} <= {self.atol:g})"
+        return False, f"outside {label} by {excess:.3g} (> {self.atol:g})"
+
+
+@dataclass(frozen=True)
+class Holds:
+    """``predicate(kwargs, output) -> bool`` holds; reported under ``property`` (feasibility by default)."""
+
+    predicate: Callable[[dict, Any], bool]
+    what: str
+    property: str = "feasibility"
+
+    def check(self, kwargs: dict, output: Any) -> tuple[bool, str]:
+        ok = bool(self.predicate(kwargs, output))
+        return ok, (f"holds: {self.what}" if ok else f"violated: {self.what}")
+
+
+@dataclass(frozen=True)
+class Sparse:
+    """At most ``max_support(kwargs)`` entries of the output (or ``part(output)``) are nonzero
+    (|x_i| > ``atol``); e.g. Frank-Wolfe on the l1 ball from theta_1 = 0 after T - 1 steps."""
+
+    max_support: Callable[[dict], int]
+    part: Callable[[Any], Any] | None = None
+    atol: float = 0.0
+    what: str = ""
+    property: ClassVar[str] = "sparsity"
+
+    def check(self, kwargs: dict, output: Any) -> tuple[bool, str]:
+        x = _part(self.part, output)
+        support, allowed = int(np.sum(np.abs(x) > self.atol)), int(self.max_support(kwargs))
+        why = f" ({self.what})" if self.what else ""
+        if support <= allowed:
+            return True, f"{support} nonzeros <= {allowed}{why}"
+        return False, f"{support} nonzeros > {allowed}{why}"
+
+
+@dataclass(frozen=True)
+class ZeroNoise:
+    """With ``setting`` (arguments that switch the noise off, e.g. ``{"sigma": 0.0}``) merged into the
+    case's inputs, the candidate's output equals ``expected(kwargs)`` (the reference's noiseless
+    output; ``kwargs`` already carries the setting) within ``rtol``/``atol``. A candidate that
+    raises on the setting does not accept it: the property is then n/a for it."""
+
+    setting: dict
+    expected: Callable[[dict], Any]
+    rtol: float = 1e-12
+    atol: float = 1e-12
+    what: str = ""
+    property: ClassVar[str] = "zero-noise"
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A convergence claim measured on the candidate and on the reference.
+
+    ``kwargs(x, rng)``: the candidate's inputs at grid value ``x`` (data drawn from ``rng``);
+    ``error(kwargs, output)``: the error of ``case.output`` of one run (excess risk, duality gap,
+    regret, estimation error; > 0). Both implementations run ``repeats`` times per grid value with
+    the same data and the same seeds (common random numbers); :func:`reference.audit.rates.fit_rate`
+    fits each at ``confidence``. The candidate passes when its slope interval overlaps the
+    reference's and, if the reference's interval excludes ``nearest_wrong``, its own does too.
+    ``deep_grid`` / ``deep_repeats`` replace the grid under ``--deep``. ``claimed`` is the paper's
+    exponent (reported beside the fits).
+    """
+
+    kwargs: Callable[[float, np.random.Generator], dict]
+    error: Callable[[dict, Any], float]
+    grid: tuple[float, ...]
+    claimed: float
+    nearest_wrong: float | None = None
+    repeats: int = 6
+    deep_grid: tuple[float, ...] | None = None
+    deep_repeats: int | None = None
+    what: str = "error against n"
+    confidence: float = 0.99
+    property: ClassVar[str] = "rate"
