@@ -413,3 +413,10 @@ CASES += [
         seed=72, array_args=("W",),
     ),
 ]
+
+
+# ---- the cases added per paper in their own modules (reference/vector_cases_<paper>.py); their conform
+# functions are named by those modules' paths.
+from . import vector_cases_core as _core  # noqa: E402
+
+CASES += _core.CASES

@@ -31,10 +31,21 @@ def _targets(config):
     return [(case.reference, case) for case in cases()]
 
 
+# The reference's own law self-checks of these ids run with --deep (seconds to minutes each on two cores;
+# tests/test_vector_coverage.py runs them all there). Their replay runs by default; an --impl run checks all.
+DEEP_LAW_IDS = frozenset({
+    "core:report_noisy_min", "core:private_prefix_sums",
+})
+
+
 def pytest_generate_tests(metafunc):
     if "target_case" in metafunc.fixturenames:
         pairs = _targets(metafunc.config)
-        metafunc.parametrize("target_case", pairs, ids=[f"{c.algorithm}-{c.name}" for _, c in pairs])
+        own = not metafunc.config.getoption("--impl")
+        law = metafunc.function.__name__ == "test_output_law_matches_the_reference"
+        params = [pytest.param(pair, marks=pytest.mark.deep) if own and law and pair[1].algorithm in DEEP_LAW_IDS
+                  else pair for pair in pairs]
+        metafunc.parametrize("target_case", params, ids=[f"{c.algorithm}-{c.name}" for _, c in pairs])
 
 
 def test_replay_matches_the_vector(target_case):

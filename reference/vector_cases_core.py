@@ -1,0 +1,112 @@
+"""Test-vector cases of the building blocks added after the first four (report-noisy-min, the truncated
+geometric law, binary-tree private prefix sums). Collected into :data:`reference.vector_cases.CASES`.
+
+Each case calls the building block itself: their arguments are already plain arrays and numbers
+(``private_prefix_sums`` returns a result object; the vector's output is its ``prefix_sums``).
+docs/vectors.md says, per id, what is replayed and how.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .vectors import VectorCase
+
+_M = "reference.privacy.mechanisms"
+_TREE = "reference.privacy.tree:private_prefix_sums"
+
+_FIVE = (0.0, 1.0, 2.0, 0.5, 1.5)
+
+
+def _index(out) -> float:
+    return float(out)
+
+
+class _RmsError:  # noqa: N801 - used like a function
+    """sqrt(mean_t ||W_t - (x_1 + ... + x_t)||^2): the size of the released prefix sums' noise. Its
+    law scales with sigma, so a law check on it sees a wrong noise scale directly."""
+
+    def __init__(self, xs):
+        self.exact = np.cumsum(np.asarray(xs, dtype=float), axis=0)
+
+    def __call__(self, prefix_sums) -> float:
+        err = np.asarray(prefix_sums, dtype=float) - self.exact
+        return float(np.sqrt(np.mean(err ** 2)))
+
+
+class _Item1Statistic:  # noqa: N801
+    """sum_h W_(2^h) (first coordinate), h = 0..floor(log2 T): W_(2^h) is exactly the noisy node (h, 0),
+    and the nodes (h, 0) are the ones containing item 1, so this sum is the likelihood-ratio statistic of
+    the pair "item 1 changed" (a Gaussian shift of sqrt(m) sensitivity / sigma in units of its sd)."""
+
+    def __init__(self, T: int):
+        self.times = [2 ** h - 1 for h in range(T.bit_length())]   # 0-based rows of W_1, W_2, W_4, ...
+
+    def __call__(self, prefix_sums) -> float:
+        W = np.asarray(prefix_sums, dtype=float).reshape(len(prefix_sums), -1)
+        return float(sum(W[t, 0] for t in self.times))
+
+
+_STREAM = np.array([0.5, -0.25, 1.0, 0.0, -0.75, 0.25, 0.5])        # T = 7 scalar items, |x_t| <= 1
+_SIGMA_TREE = 2.5    # claimed mu = sqrt(floor(log2 7) + 1) * 1 / 2.5 = sqrt(3) / 2.5 = 0.693
+
+
+def _tree_kwargs(first: float = 0.5) -> dict:
+    xs = _STREAM.copy()
+    xs[0] = first
+    return {"xs": xs, "sigma": _SIGMA_TREE, "sensitivity": 1.0}
+
+
+def _prefix_sums(result):
+    return result.prefix_sums
+
+
+CASES: list[VectorCase] = [
+    # ---- report-noisy-min: argmax(-score + Z) (docs/vectors.md: the selection rule a port must use)
+    VectorCase(
+        algorithm="core:report_noisy_min", name=f"{noise}-five-candidates", reference=f"{_M}:report_noisy_min",
+        make_kwargs=(lambda noise=noise: {"scores": np.array(_FIVE), "sensitivity": 1.0, "scale": 2.0,
+                                          "noise": noise}),
+        seed=8, array_args=("scores",), noise_knob=("scale", 1.0),
+    )
+    for noise in ("laplace", "gumbel")
+] + [
+    # Law and privacy: two candidates, gap 2.4 (the selection probability near 0.1, where the law moves
+    # most with the noise, see the report-noisy-max law cases). The neighbour moves each score by the
+    # sensitivity 1 in opposite directions (not monotone): the claim is 2 Delta / b = 2. Exact privacy
+    # loss of the pair (index law): 1.39 (Laplace) / 1.57 (Gumbel) at the calibrated noise, 3.1 / 3.6 at
+    # half of it (the control), so the control is flagged and the claim is not met at equality.
+    VectorCase(
+        algorithm="core:report_noisy_min", name=f"{noise}-two-candidates-law", reference=f"{_M}:report_noisy_min",
+        make_kwargs=(lambda noise=noise: {"scores": np.array([2.4, 0.0]), "sensitivity": 1.0, "scale": 1.0,
+                                          "noise": noise}),
+        seed=9, array_args=("scores",), statistic=_index, n_runs=4000, noise_knob=("scale", 1.0),
+        neighbour=(lambda noise=noise: {"scores": np.array([1.4, 1.0]), "sensitivity": 1.0, "scale": 1.0,
+                                        "noise": noise}),
+        claimed_epsilon=2.0, privacy_statistic=_index, privacy_runs=40_000,
+    )
+    for noise in ("laplace", "gumbel")
+] + [
+    # ---- truncated geometric TGeom(M): one rng.random() per draw, inverse CDF on 0..M
+    VectorCase(
+        algorithm="core:truncated_geometric", name=f"M{M}", reference=f"{_M}:truncated_geometric",
+        make_kwargs=(lambda M=M: {"M": M}), seed=10 + M, statistic=_index, n_runs=4000,
+    )
+    for M in (0, 5, 60)
+] + [
+    # ---- binary-tree private prefix sums: one standard_normal(shape) per node, drawn when it is populated
+    VectorCase(
+        algorithm="core:private_prefix_sums", name="scalar-T7", reference=_TREE, make_kwargs=_tree_kwargs,
+        seed=20, array_args=("xs",), output=_prefix_sums, statistic=_RmsError(_STREAM), n_runs=2000,
+        noise_knob=("sigma", 1.0),
+        # the worst pair: item 1 moves by the whole sensitivity; it lies in floor(log2 7) + 1 = 3 nodes
+        neighbour=lambda: _tree_kwargs(first=-0.5), claimed_mu=np.sqrt(3.0) / _SIGMA_TREE,
+        privacy_statistic=_Item1Statistic(7), privacy_runs=20_000,
+    ),
+    VectorCase(
+        algorithm="core:private_prefix_sums", name="vector-T5-d2", reference=_TREE,
+        make_kwargs=lambda: {"xs": np.array([[0.5, -0.5], [0.25, 0.0], [-0.5, 0.5], [0.0, 0.75], [0.5, 0.5]]),
+                             "sigma": 0.5, "sensitivity": 1.0, "norm_bound": 1.0},
+        seed=21, array_args=("xs",), output=_prefix_sums,
+    ),
+]
