@@ -79,6 +79,7 @@ from ..errors import ParameterError
 EVENTS = ("upper", "lower")          # the event {S > t} or {S <= t}
 ORDERS = ("forward", "backward")     # forward: P_{D'}(E) against P_D(E); backward: the reverse
 RELATIONS = ("equal", "at_most", "at_least")
+AUDITS = ("black-box", "white-box")   # what a privacy row looks at: the output only, or the whole transcript
 
 
 # ---------------------------------------------------------------------------
@@ -159,6 +160,16 @@ def _check_eps_delta(epsilon: float, delta: float, owner: str) -> None:
 CALIBRATIONS = ("", "paper", "certified")
 
 
+def _check_audit(case, owner: str) -> None:
+    if case.audit not in AUDITS:
+        raise ParameterError(f"{owner}.audit", f"one of {AUDITS}", case.audit)
+    target = case.tightness_target
+    if target is not None and not (isinstance(target, (int, float)) and 0 < target <= 1):
+        raise ParameterError(f"{owner}.tightness_target", "a target in (0, 1], or None", target)
+    if not isinstance(case.in_quick, bool):
+        raise ParameterError(f"{owner}.in_quick", "True or False", case.in_quick)
+
+
 def _check_calibration(case, owner: str) -> None:
     if case.calibration not in CALIBRATIONS:
         raise ParameterError(f"{owner}.calibration", f"one of {CALIBRATIONS}", case.calibration)
@@ -193,6 +204,17 @@ class PrivacyCase:
         reported as a finding about the paper, citing ``erratum``.
     samples / quick_samples: draws per side (full / ``--quick``); chunk: draws per
         seeded trial (the unit of parallel work).
+    audit: ``"black-box"`` (the default: the released output through a scalar statistic) or
+        ``"white-box"`` (the statistic is the log-likelihood ratio of the whole released transcript,
+        every noisy release given the previous ones; :mod:`reference.audit.whitebox`).
+    exact: optional picklable zero-argument callable returning the exact epsilon at
+        ``claimed_delta`` of what the sampler releases at this pair (an independent computation:
+        GDP for a Gaussian transcript with a known mean shift, the composed PLD of independent
+        steps, an enumeration of a finite transcript law). A value above the claim refutes it.
+    tightness_target: the tightness (measured / certified) the row is meant to reach; when the row
+        falls short, ``tightness_note`` says why (e.g. the exact value that shows the accountant is
+        loose at this pair, with its erratum).
+    in_quick: ``False`` keeps an expensive row out of ``--quick`` (the full audit runs it).
     """
 
     claim: str
@@ -216,11 +238,19 @@ class PrivacyCase:
     worst_case: str = ""
     calibration: str = ""
     erratum: str = ""
+    audit: str = "black-box"
+    exact: Callable[[], float] | None = None
+    tightness_target: float | None = None
+    tightness_note: str = ""
+    in_quick: bool = True
 
     def __post_init__(self) -> None:
         _check_claim_id(self.claim)
         _check_eps_delta(self.claimed_epsilon, self.claimed_delta, "PrivacyCase")
         _check_calibration(self, "PrivacyCase")
+        _check_audit(self, "PrivacyCase")
+        if self.exact is not None and not callable(self.exact):
+            raise ParameterError("PrivacyCase.exact", "a callable() -> exact epsilon, or None", self.exact)
         if not callable(self.sampler):
             raise ParameterError("PrivacyCase.sampler", "callable(data, rng, n)", self.sampler)
         if not callable(self.negative_control):
@@ -255,6 +285,8 @@ class ExactCase:
         ``"certified"``: the package's accountant's; ``""``: a building block) and the
         docs/errata.md entry about it. A refuted or unproven row of a ``"paper"`` case is
         reported as a finding about the paper, citing ``erratum``.
+    audit, tightness_target, tightness_note, in_quick: as for :class:`PrivacyCase` (an exact law of
+        the whole transcript, or of a sufficient statistic of it, is ``"white-box"``).
     """
 
     claim: str
@@ -269,11 +301,16 @@ class ExactCase:
     worst_case: str = ""
     calibration: str = ""
     erratum: str = ""
+    audit: str = "black-box"
+    tightness_target: float | None = None
+    tightness_note: str = ""
+    in_quick: bool = True
 
     def __post_init__(self) -> None:
         _check_claim_id(self.claim)
         _check_eps_delta(self.claimed_epsilon, self.claimed_delta, "ExactCase")
         _check_calibration(self, "ExactCase")
+        _check_audit(self, "ExactCase")
         if not callable(self.distributions):
             raise ParameterError("ExactCase.distributions", "callable() -> (p, q)", self.distributions)
         if not callable(self.negative_control):

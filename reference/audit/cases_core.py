@@ -25,7 +25,9 @@ Worst-case neighbours, per mechanism (why each pair maximises the privacy loss):
 * Binary-tree aggregation (Chan-Shi-Song): item 1 lies in floor(log2 T)+1
   populated nodes, the most of any item; with T a power of two, the prefix sums
   at t = 1, 2, 4, ..., T are exactly those nodes, so the sum of these prefix
-  sums is the likelihood-ratio statistic and the release attains mu exactly.
+  sums is the likelihood-ratio statistic of the whole released stream (every other
+  prefix sum adds only nodes independent of item 1): a white-box row, whose exact
+  epsilon is the GDP curve's at mu = sqrt(levels) Delta / sigma.
 
 Every case has a negative control: half the noise, or the factor 2 lost when a
 monotone calibration is used on non-monotone scores, or the tree's sqrt(levels)
@@ -355,7 +357,19 @@ def _tree_case() -> PrivacyCase:
         worst_case="streams differing in item 1, which lies in floor(log2 T)+1 nodes; the statistic sums "
                    "the prefix sums at t = 1, 2, 4, 8, exactly those nodes",
         samples=1_000_000, quick_samples=200_000, chunk=250_000,   # vectorised: 1e6 per side in ~10 s
+        audit="white-box", exact=functools.partial(tree_exact_epsilon, T, sigma, sens),
+        tightness_target=0.9,
     )
+
+
+def tree_exact_epsilon(T: int, sigma: float, sensitivity: float) -> float:
+    """Exact epsilon at 1e-5 of the whole released stream at the pair: item 1 shifts its floor(log2 T)+1 nodes by
+    Delta each and every prefix sum is a sum of nodes, so the transcript is a Gaussian shift with
+    mu = sqrt(levels) Delta / sigma (reference/audit/whitebox.py, the GDP curve by scipy)."""
+    from .whitebox import gaussian_mu, gdp_epsilon
+
+    levels = int(math.floor(math.log2(T))) + 1
+    return gdp_epsilon(gaussian_mu([sensitivity] * levels, sigma), DELTA)
 
 
 def gaussian_mean_error(n, rng, *, exponent=1.0, sigma=1.0, draws=50):

@@ -110,6 +110,97 @@ def _alg1_case(calibration: str) -> PrivacyCase:
 
 
 # ---------------------------------------------------------------------------
+# Algorithm 1, white-box: the transcript of noisy gradients (reference/audit/whitebox.py)
+
+WB1 = dict(n=10, T=10, eps=2.0, delta=0.01)        # the white-box row's regime: T = 10 composed steps
+
+
+def wb1_sigma(factor: float = 1.0) -> float:
+    from ..algorithms import erm_geometry as eg
+
+    return factor * eg.certified_gaussian_sigma(WB1["eps"], WB1["delta"], 2.0 / WB1["n"], WB1["T"])
+
+
+def wb1_data(flip: bool):
+    X = np.ones((WB1["n"], 1))
+    if flip:
+        X[0, 0] = -1.0
+    return X
+
+
+def alg1_transcript_one_run(X, rng, *, sigma: float, T: int):
+    """The releases of one run of Algorithm 1 itself (line 4's noisy gradients g_t + b_t, t = 1..T) at the
+    linear loss l(theta; x) = x theta on a huge interval (no projection), step 1."""
+    from ..algorithms import erm_geometry as eg
+
+    res = eg.noisy_mirror_descent(X, np.zeros(len(X)), _Linear(), eg.EuclideanPotential(L2Ball(1, 1e6)),
+                                  epsilon=WB1["eps"], delta=WB1["delta"], lipschitz=1.0, T=T, eta=1.0, rng=rng,
+                                  sigma=sigma)
+    return X.mean(axis=0) + res.noise          # (T, 1): the mean gradient (theta-free here) plus line 4's noise
+
+
+def alg1_transcript_vectorised(X, rng, n, *, sigma: float, T: int):
+    """n runs of Algorithm 1's releases at once (the white-box row's sampler). The loss is linear, so the mean
+    gradient at every iterate is mean(X) whatever theta is; run i's T noise draws are row i of one (n, T, 1)
+    standard-normal array, the order in which n line-by-line runs draw them from one generator
+    (tests/erm_geometry/test_whitebox.py checks the numbers against :func:`alg1_transcript_one_run`)."""
+    gbar = np.asarray(X, dtype=float).mean(axis=0)
+    return gbar + sigma * rng.standard_normal((n, T) + gbar.shape)
+
+
+def wb1_llr(releases):
+    """The transcript's log-likelihood ratio ln p_{D'}/p_D at the row's sigma (its sign and ordering do not
+    depend on sigma, so the half-noise control is tested with the same statistic)."""
+    from .whitebox import gaussian_llr
+
+    return gaussian_llr(releases, wb1_data(False).mean(axis=0), wb1_data(True).mean(axis=0), wb1_sigma())
+
+
+def wb1_mu(factor: float = 1.0) -> float:
+    """mu of the transcript at the pair: T steps, each mean gradient moving by |mean(D) - mean(D')|."""
+    from .whitebox import gaussian_mu
+
+    shift = float(abs(wb1_data(False).mean() - wb1_data(True).mean()))
+    return gaussian_mu([shift] * WB1["T"], wb1_sigma(factor))
+
+
+def wb1_exact() -> float:
+    from .whitebox import gdp_epsilon
+
+    return gdp_epsilon(wb1_mu(), WB1["delta"])
+
+
+def wb1_certify() -> float:
+    from ..algorithms import erm_geometry as eg
+
+    return eg._certified_epsilon_of_gaussians(2.0 / WB1["n"], wb1_sigma(), WB1["T"], WB1["delta"])
+
+
+def _alg1_whitebox_case() -> PrivacyCase:
+    from .whitebox import gaussian_thresholds
+
+    T, mu = WB1["T"], wb1_mu()
+    return PrivacyCase(
+        claim="erm_geometry:Theorem 3.1",
+        title=f"Algorithm 1 transcript (T = {T} noisy gradients), certified calibration, "
+              f"({WB1['eps']:g}, {WB1['delta']:g}), n = {WB1['n']}, transcript LLR",
+        sampler=functools.partial(alg1_transcript_vectorised, sigma=wb1_sigma(), T=T),
+        statistic=wb1_llr,
+        dataset=wb1_data(False), neighbour=wb1_data(True),
+        claimed_epsilon=WB1["eps"], claimed_delta=WB1["delta"],
+        certify=wb1_certify, exact=wb1_exact,
+        gaussian_mu=mu,
+        negative_control=functools.partial(alg1_transcript_vectorised, sigma=wb1_sigma(0.5), T=T),
+        negative_control_note="half the certified sigma (mu doubles)",
+        thresholds=gaussian_thresholds(mu), mu_thresholds=gaussian_thresholds(mu, midpoint=True),
+        samples=1_000_000, quick_samples=200_000, chunk=250_000,
+        worst_case="linear loss: every step's mean gradient moves by the full replace-one 2/n whatever theta is, "
+                   "so the transcript is a Gaussian shift with mu = sqrt(T) (2/n) / sigma (the ledger's)",
+        calibration="certified", audit="white-box", tightness_target=0.9,
+    )
+
+
+# ---------------------------------------------------------------------------
 # Algorithm 2: exact law of the binned output
 
 def _alg2_law(sigma: float, abar: float, cbar: float, zeta: float, cells: int = 400):
@@ -285,6 +376,7 @@ def audit_cases() -> list:
     cases = []
     for calibration in ("paper", "certified"):
         cases += [_alg1_case(calibration), _alg2_case(calibration), _alg4_case(calibration), _alg5_case(calibration)]
+    cases.append(_alg1_whitebox_case())
     cases.append(RateCase(
         claim="erm_geometry:Corollary 3.6",
         title="noisy mirror descent (Sigma = I, unit l2 ball, p = 4): excess vs T",

@@ -98,6 +98,11 @@ class AuditRow:
     finding: str = ""                           # set when a refuted/unproven row is a finding about the paper
     nearest_wrong_slope: float | None = None
     excludes_nearest_wrong: bool | None = None     # the slope's interval excludes the nearest wrong exponent
+    audit: str = ""                             # privacy rows: black-box (output only) | white-box (whole transcript)
+    measured_epsilon: float | None = None       # privacy rows: the best measured value (see measured_epsilon())
+    tightness: float | None = None              # measured_epsilon / certified_epsilon
+    tightness_target: float | None = None       # the tightness the row is meant to reach (white-box rows)
+    tightness_note: str = ""                    # why a row falls short of its target (the exact value, erratum)
     samples: int = 0
     seconds: float = 0.0
     beta: float | None = None
@@ -311,6 +316,9 @@ def _run_privacy(case: PrivacyCase, row: AuditRow, n: int, beta: float, executor
             row.negative_control_gdp_epsilon = gaussian_epsilon(case.claimed_delta, ctrl_mu.mu_lower_bound)
     row.negative_control_detected = bool(detected)
     row.samples = 4 * n
+    if case.exact is not None:
+        row.exact_epsilon = float(case.exact())
+        refuted = refuted or row.exact_epsilon > case.claimed_epsilon * (1 + REL_TOL)
     row.verdict = _privacy_verdict(refuted, row.certified_epsilon, case.claimed_epsilon)
     row.detail = (f"{eps.rule}; best test: S {'>' if eps.event == 'upper' else '<='} {eps.threshold:.4g}, "
                   f"{eps.order}, counts {eps.k_num}/{eps.n_num} vs {eps.k_den}/{eps.n_den}")
@@ -396,6 +404,34 @@ def _run_rate(case: RateCase, row: AuditRow, quick: bool, executor) -> None:
                                        else None)}
 
 
+def measured_epsilon(row: AuditRow) -> float | None:
+    """The row's measured epsilon: the exact epsilon of an exact row; for a sampled row the larger of the
+    distribution-free lower bound and, for a Gaussian claim, the epsilon its GDP lower bound on mu implies
+    at the claimed delta (the Gaussian-DP route: for a Gaussian transcript that is the tight estimate)."""
+    if row.check == "exact":
+        return row.exact_epsilon
+    values = [v for v in (row.epsilon_lower_bound, row.gdp_epsilon) if v is not None]
+    return max(values) if values else None
+
+
+def _set_tightness(row: AuditRow, case) -> None:
+    """tightness = measured / certified; a row below its target says why (the case's note, and the exact value)."""
+    row.measured_epsilon = measured_epsilon(row)
+    row.tightness_target = getattr(case, "tightness_target", None)
+    c, m = row.certified_epsilon, row.measured_epsilon
+    if c is not None and m is not None and math.isfinite(c) and c > 0 and math.isfinite(m):
+        row.tightness = m / c
+    target = row.tightness_target
+    if target is None or (row.tightness is not None and row.tightness >= target):
+        return
+    why = getattr(case, "tightness_note", "")
+    if row.exact_epsilon is not None and c is not None and math.isfinite(c) and c > 0 and \
+            row.check != "exact":
+        why = (why + "; " if why else "") + (f"exact {_fmt(row.exact_epsilon)} / certified {_fmt(c)} = "
+                                             f"{_fmt(row.exact_epsilon / c, 3)}")
+    row.tightness_note = f"tightness below the target {target:g}" + (f": {why}" if why else " (no reason given)")
+
+
 def rate_rule(relation: str, claimed: float, tolerance: float, confidence: float) -> str:
     """The rule a rate verdict uses, in words (what :meth:`RateFit.consistent_with` checks, and the
     containment of the claimed exponent that :func:`_rate_verdict` adds for 'consistent')."""
@@ -447,6 +483,9 @@ def run_case(case, *, quick: bool = False, beta: float = 0.05, executor: cf.Exec
         value = getattr(row, name)
         if value is not None and math.isnan(value):
             raise AuditError(f"{case.claim}: the audit produced NaN for {name}")
+    if check != "rate":
+        row.audit = case.audit
+        _set_tightness(row, case)
     if row.calibration == "paper" and row.verdict in ("refuted", "unproven", "inconsistent"):
         row.finding = f"finding about the paper: {row.verdict} for the calibration as printed" + (
             f"; erratum {row.erratum} (docs/errata.md)" if row.erratum else "")
@@ -490,14 +529,23 @@ def run_audit(paper: str | None = None, *, quick: bool = False, beta: float = 0.
         require_built(paper, "audit cases")      # unknown, or nothing registered at all
         built = sorted({c.claim.partition(":")[0] for c in discover_cases()})
         raise NotBuiltError(paper, "audit cases", built)
+    keys, seen = [], {}
+    for case in todo:                      # keys count every case, so --quick keeps the full audit's keys
+        seen[case.claim] = seen.get(case.claim, 0) + 1
+        keys.append(f"{case.claim} #{seen[case.claim]}")
+    if quick:
+        skipped = [c for c in todo if not getattr(c, "in_quick", True)]
+        keys = [k for k, c in zip(keys, todo) if getattr(c, "in_quick", True)]
+        todo = [c for c in todo if getattr(c, "in_quick", True)]
+        if skipped and progress:
+            progress(f"--quick: {len(skipped)} full-audit-only rows skipped ("
+                     + "; ".join(f"{c.claim}: {c.title}" for c in skipped) + ")")
     rows = []
-    seen: dict[str, int] = {}
-    for i, case in enumerate(todo, 1):
+    for i, (case, key) in enumerate(zip(todo, keys), 1):
         if progress:
             progress(f"[{i}/{len(todo)}] {case.claim} - {case.title} ...")
-        seen[case.claim] = seen.get(case.claim, 0) + 1
         row = run_case(case, quick=quick, beta=beta, executor=executor, samples=samples, progress=progress,
-                       key=f"{case.claim} #{seen[case.claim]}")
+                       key=key)
         if progress:
             progress(f"[{i}/{len(todo)}]   {row.verdict} in {row.seconds:.1f} s")
         rows.append(row)
@@ -515,6 +563,10 @@ def _fmt(value, digits: int = 4) -> str:
 
 
 TABLE_WIDTH = 120                # the default table fits this many columns; --wide gives one long line per row
+
+
+def _box(r: AuditRow) -> str:
+    return {"black-box": "black", "white-box": "white"}.get(r.audit, "-")
 
 
 def _claimed(r: AuditRow) -> str:
@@ -552,6 +604,8 @@ def _notes(r: AuditRow) -> list[str]:
         if r.negative_control_detected is not None:
             notes.append(f"negative control ({r.negative_control_note}): slope {_fmt(r.negative_control_measured)}, "
                          f"{'detected' if r.negative_control_detected else 'NOT detected'}")
+    if r.tightness_note:
+        notes.append(r.tightness_note)
     if r.finding:
         notes.append(r.finding)
     elif r.erratum and r.verdict not in ("confirmed", "consistent"):
@@ -570,10 +624,11 @@ def format_table(rows: Sequence[AuditRow], wide: bool = False, width: int = TABL
     """The report. Default: at most ``width`` columns, each row's case title and notes on the lines below it,
     nothing cut. ``wide``: one line per row with every field (as wide as it needs)."""
     if wide:
-        header = ("key", "case", "check", "claimed", "certified", "measured", "verdict", "neg.ctrl", "samples", "s",
-                  "notes")
-        cells = [(r.key or r.claim, r.title, r.check, _claimed(r), _fmt(r.certified_epsilon), _measured(r),
-                  r.verdict, _fmt(r.negative_control_detected), str(r.samples), f"{r.seconds:.1f}",
+        header = ("key", "case", "check", "box", "claimed", "certified", "exact", "measured", "tight", "verdict",
+                  "neg.ctrl", "samples", "s", "notes")
+        cells = [(r.key or r.claim, r.title, r.check, _box(r), _claimed(r), _fmt(r.certified_epsilon),
+                  _fmt(r.exact_epsilon), _measured(r), _fmt(r.tightness, 3), r.verdict,
+                  _fmt(r.negative_control_detected), str(r.samples), f"{r.seconds:.1f}",
                   " | ".join(_notes(r))) for r in rows]
         widths = _columns(rows, header, cells)
         out = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
@@ -581,13 +636,15 @@ def format_table(rows: Sequence[AuditRow], wide: bool = False, width: int = TABL
         out.extend("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in cells)
         return "\n".join(out)
 
-    header = ("case (claim #k)", "claimed", "certified", "measured", "verdict", "ctrl", "samples", "s")
-    cells = [(r.key or r.claim, _claimed(r), _fmt(r.certified_epsilon), _measured(r), r.verdict,
-              _fmt(r.negative_control_detected), str(r.samples), f"{r.seconds:.1f}") for r in rows]
+    header = ("case (claim #k)", "box", "claimed", "certified", "exact", "measured", "tight", "verdict", "ctrl",
+              "samples", "s")
+    cells = [(r.key or r.claim, _box(r), _claimed(r), _fmt(r.certified_epsilon), _fmt(r.exact_epsilon),
+              _measured(r), _fmt(r.tightness, 3), r.verdict, _fmt(r.negative_control_detected), str(r.samples),
+              f"{r.seconds:.1f}") for r in rows]
     widths = _columns(rows, header, cells)
     rest = sum(widths[1:]) + 2 * (len(widths) - 1)
     widths[0] = max(len(header[0]), min(widths[0], width - rest))     # longer keys get a line of their own
-    right = {6, 7}                                                      # numbers right-aligned
+    right = {9, 10}                                                     # numbers right-aligned
 
     def line(values) -> str:
         return "  ".join(v.rjust(w) if i in right else v.ljust(w)
@@ -615,6 +672,15 @@ LEGEND = (
     ("measured", "'>= x': a lower bound on epsilon valid at confidence 1 - beta (distinguishing test on "
                  "sampled outputs); 'exact x': the exact epsilon of the output law (mpmath); 'slope x': the "
                  "fitted log-log slope of the error."),
+    ("box", "privacy rows: 'black' (black-box) tests the released output through a scalar statistic; 'white' "
+            "(white-box) tests the whole released transcript (every noisy release given the previous ones) with "
+            "its log-likelihood ratio, the Neyman-Pearson optimal statistic, at the worst pair found."),
+    ("exact", "the exact epsilon at the claimed delta of what the row releases at its pair, where it is computable "
+              "(Gaussian transcripts: mu = ||shift|| / sigma on the GDP curve; independent steps: their composed "
+              "privacy-loss distribution; finite transcripts: their exact law)."),
+    ("tight", "tightness = measured / certified: how much of the accountant's epsilon the audit reaches (measured "
+              "is the exact value of an exact row, else the larger of the lower bound and the GDP estimate). A "
+              "row below its target says why below it, with the exact value where the accountant is loose."),
     ("confirmed", "not refuted, and the accountant certifies the claimed epsilon."),
     ("unproven", "privacy: not refuted, but the accountant cannot certify the claim (no leak was found, and no "
                  "proof the package can check covers it either); rate: allowed by the rule's tolerance, but the "
@@ -641,6 +707,8 @@ def format_legend(rows: Sequence[AuditRow], width: int = TABLE_WIDTH) -> str:
     """The legend printed after the table (only the entries the rows use, and the column meanings)."""
     verdicts = {r.verdict for r in rows} | ({"consistent"} if any(r.check == "rate" for r in rows) else set())
     used = {"case (claim #k)", "claimed", "certified", "measured", "ctrl"} | verdicts
+    if any(r.check != "rate" for r in rows):
+        used |= {"box", "exact", "tight"}
     if any(r.mu_lower_bound is not None for r in rows):
         used.add("GDP")
     if any(r.finding for r in rows):

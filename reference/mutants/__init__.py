@@ -46,6 +46,8 @@ BUG_CLASSES: dict[str, str] = {
     "composition": "the per-step budget composed wrongly (over sqrt(T) or T-1 instead of T, ...)",
     "exp-mech-factor": "the exponential mechanism's factor 2 (score sensitivity) lost",
     "noise-law": "noise drawn from the wrong distribution or with the wrong dependence on epsilon",
+    "noise-dependence": "noise correlated across steps or reused at two steps, every release's marginal law "
+                        "intact (only a white-box audit of the whole transcript sees it)",
     "step-size": "the wrong step size: constant where the paper's decays, the wrong schedule or constant",
     "step-index": "a step or round index off by one",
     "averaging": "the last iterate instead of the average, or the reverse, or the wrong weights",

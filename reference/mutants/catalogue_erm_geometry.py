@@ -333,4 +333,14 @@ MUTANTS = (
         replace="self.c = 1.0 / (4.0 * (self.q - 1.0) * r * r)",
         checks=(_T + "test_fidelity.py::test_lq_paper_constant_is_the_printed_psi_in_the_quotient_norm",),
     ),
+    Mutant(
+        id="erm_geometry-M42", target="erm_geometry:Algorithm 1", bug_class="noise-dependence",
+        description="line 4's noise of step t reused at step t+1 for even t+1 (every draw still taken and "
+                    "recorded, each release's marginal law intact)",
+        file=_EG, find="        noise.append(noisy_gradient - gradient)\n",
+        replace="        if t % 2 == 0:\n            noisy_gradient = gradient + noise[-1]\n"
+                "        noise.append(noisy_gradient - gradient)\n",
+        checks=(_T + "test_whitebox.py::test_line_by_line_transcript_noise_is_independent_across_steps",),
+        fast=True,
+    ),
 )
