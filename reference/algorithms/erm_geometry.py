@@ -562,9 +562,13 @@ def noisy_mirror_descent(X, y, loss, potential: Potential, *, epsilon: float, de
     # Line 5: output theta_priv <- (1/T) sum_{t=1}^T theta_t
     theta_priv = np.mean(np.array(iterates[:T]), axis=0)
     frozen = ledger.freeze()
+    certified = _certified_epsilon(frozen, delta)
+    if calibration != "explicit" and certified > epsilon * (1 + 1e-9):   # the claim is not one we can prove
+        warn_privacy(f"noisy_mirror_descent(calibration={calibration!r}): the accountant certifies epsilon "
+                     f"{certified:.4g} > the claimed {epsilon:g} at delta {delta:g} for this run's noise",
+                     "erm_geometry-E26", "calibration='certified' (the accountant's smallest certified sigma)")
     return MirrorDescentResult(theta_priv, np.array(iterates), np.array(noise), float(sigma), T,
-                               etas[2:].copy(), calibration, epsilon, delta, sensitivity, frozen,
-                               _certified_epsilon(frozen, delta))
+                               etas[2:].copy(), calibration, epsilon, delta, sensitivity, frozen, certified)
 
 
 def noisy_mirror_descent_nonprivate(X, y, loss, potential: Potential, *, T: int, eta,
@@ -1074,7 +1078,10 @@ def private_frank_wolfe_polytope(X, y, loss, vertices, *, epsilon: float, delta:
         # Line 5: theta_(t+1) <- (1 - mu) theta_t + mu tilde_theta_t, where mu = 1/(T+2)
         run.advance(t, (1.0 - mu) * theta + mu * vertex, mu, vertex, index)
     # Line 6: output theta_priv = theta_T
-    return run.result(noise_scale=scale, ledger=ledger, claimed=(epsilon, delta))
+    return run.result(noise_scale=scale, ledger=ledger, claimed=(epsilon, delta),
+                      unproven=None if noise_scale is not None else (
+                          f"erm_geometry Algorithm 4 (calibration={calibration!r})", "erm_geometry-E16",
+                          "calibration='certified' (the accountant's smallest certified scale)"))
 
 
 def theorem_5_5_parameters(n: int, epsilon: float, curvature: float, lipschitz_l1: float,
@@ -1138,7 +1145,8 @@ def private_frank_wolfe_general(X, y, loss, constraint_set, *, epsilon: float, d
     rng = check_rng(rng)
     ball = as_constraint_set(constraint_set)
     sensitivity = 2.0 * L2 / n   # replace-one
-    if sigma is not None:
+    explicit = sigma is not None
+    if explicit:
         sigma = check_positive(sigma, "sigma")
     elif calibration == "paper":
         sigma = paper_sigma_algorithm5(epsilon, delta, L2, n, T, literal=literal_sigma)
@@ -1162,7 +1170,10 @@ def private_frank_wolfe_general(X, y, loss, constraint_set, *, epsilon: float, d
         # Line 4: theta_(t+1) <- (1 - mu) theta_t + mu tilde_theta_t, where mu = 1/(T+2)
         run.advance(t, (1.0 - mu) * theta + mu * vertex, mu, vertex)
     # Line 5: output theta_priv = theta_T
-    return run.result(noise_scale=sigma, ledger=ledger, claimed=(epsilon, delta))
+    return run.result(noise_scale=sigma, ledger=ledger, claimed=(epsilon, delta),
+                      unproven=None if explicit else (
+                          f"erm_geometry Algorithm 5 (calibration={calibration!r}, literal_sigma={literal_sigma})",
+                          "erm_geometry-E17", "calibration='certified' (the accountant's smallest certified sigma)"))
 
 
 # ---------------------------------------------------------------------------

@@ -64,7 +64,7 @@ import numpy as np
 from .._validate import (check_array, check_delta, check_epsilon, check_int, check_positive,
                          check_rng)
 from ..claims import Algorithm, Claim
-from ..errors import AssumptionViolation, ParameterError, ShapeError
+from ..errors import AssumptionViolation, ParameterError, ShapeError, warn_privacy
 from ..privacy.ledger import FrozenLedger, Ledger
 
 __all__ = [
@@ -391,14 +391,24 @@ class FrankWolfeRun:
             self.iterates[t] = theta_next
 
     def result(self, *, noise_scale: float = 0.0, ledger: Ledger | None = None,
-               claimed: tuple[float, float] | None = None) -> "FrankWolfeResult":
+               claimed: tuple[float, float] | None = None,
+               unproven: tuple[str, str, str] | None = None) -> "FrankWolfeResult":
         """The frozen result; with ``claimed = (epsilon, delta)`` also what the accountant
-        certifies for the run's ledger at that delta (side by side with the claim)."""
+        certifies for the run's ledger at that delta (side by side with the claim).
+
+        ``unproven = (who, erratum, alternative)``: when the accountant certifies more than the
+        claimed epsilon, a :class:`~reference.errors.PrivacyWarning` says so, naming the run
+        (``who``), the erratum of docs/errata.md and the certified alternative."""
         frozen = (ledger if ledger is not None else Ledger()).freeze()
         claimed_eps = claimed_delta = certified = None
         if claimed is not None:
             claimed_eps, claimed_delta = check_epsilon(claimed[0]), check_delta(claimed[1])
             certified = certified_epsilon(frozen, claimed_delta)
+            if unproven is not None and certified > claimed_eps * (1 + 1e-9):
+                who, erratum, alternative = unproven
+                warn_privacy(f"{who}: the accountant certifies epsilon {certified:.4g} > the claimed "
+                             f"{claimed_eps:g} at delta {claimed_delta:g} for this run's noise",
+                             erratum, alternative, stacklevel=4)
         return FrankWolfeResult(
             theta=self.theta.copy(), iterates=self.iterates, selected=self.selected,
             selected_index=self.selected_index, step_sizes=self.mus, T=self.T,
@@ -508,7 +518,8 @@ def private_frank_wolfe_polytope(gradient, vertices, theta1, T: int, *, noise_sc
                       mechanism sampled directly (same law as "gumbel", other use of the stream)
     step_size         mu_t of line 5: "paper" = 2/(t+2)
     claimed           optional (epsilon, delta): the result then carries the claimed epsilon and the
-                      one the accountant certifies for the ledger, side by side
+                      one the accountant certifies for the ledger, side by side; a PrivacyWarning
+                      (lasso-E02) when the accountant certifies more than the claim
 
     erm_geometry's Algorithm 4 is the same algorithm (its wrapper lives in erm_geometry.py).
     """
@@ -543,7 +554,9 @@ def private_frank_wolfe_polytope(gradient, vertices, theta1, T: int, *, noise_sc
         # Line 5: theta_{t+1} <- (1 - mu_t) theta_t + mu_t tilde_theta_t,  mu_t = 2/(t+2)
         run.advance(t, (1.0 - mu) * theta + mu * vertex, mu, vertex, index)
     # Line 6: output theta_priv = theta_T
-    return run.result(noise_scale=lam, ledger=ledger, claimed=claimed)
+    return run.result(noise_scale=lam, ledger=ledger, claimed=claimed,
+                      unproven=("frank_wolfe.private_frank_wolfe_polytope (lasso Algorithm 2)", "lasso-E02",
+                                "noise_scale=certified_laplace_scale(...)"))
 
 
 # ---------------------------------------------------------------------------
@@ -565,7 +578,8 @@ def private_frank_wolfe_general(gradient, lmo, theta1, T: int, *, sigma: float,
     line 3 as printed is :func:`paper_gaussian_sigma` (the one place it is written);
     :func:`certified_gaussian_sigma` is the accountant's. ``step_size``: lasso's 2/(t+2) by default;
     Algorithm 5 line 4 prints mu = 1/(T+2) (``"1/(T+2)"``; lasso-E01). ``claimed``: as in
-    :func:`private_frank_wolfe_polytope`.
+    :func:`private_frank_wolfe_polytope` (the warning names lasso-E08: the printed sigma is not
+    scale-correct in L_2).
     """
     from ..privacy import mechanisms
 
@@ -585,7 +599,9 @@ def private_frank_wolfe_general(gradient, lmo, theta1, T: int, *, sigma: float,
         # Line 4: theta_{t+1} <- (1 - mu) theta_t + mu tilde_theta_t
         run.advance(t, (1.0 - mu) * theta + mu * vertex, mu, vertex)
     # Line 5: output theta_priv = theta_T
-    return run.result(noise_scale=sigma, ledger=ledger, claimed=claimed)
+    return run.result(noise_scale=sigma, ledger=ledger, claimed=claimed,
+                      unproven=("frank_wolfe.private_frank_wolfe_general (lasso Theorem 2.6)", "lasso-E08",
+                                "sigma=certified_gaussian_sigma(...)"))
 
 
 # ---------------------------------------------------------------------------

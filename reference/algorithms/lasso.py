@@ -389,16 +389,17 @@ def private_lasso(X, y, epsilon: float, delta: float, rng: np.random.Generator, 
     res = fw.private_frank_wolfe_polytope(
         LassoGradient(X, y, incremental=incremental), fw.SignedBasis(p, c), start,
         T, noise_scale=lam, score_sensitivity=sens, rng=rng, selection=selection,
-        step_size=step_size, keep_iterates=keep_iterates, label="private-lasso", claimed=(eps, d))
-    if res.certified_epsilon > eps * (1 + 1e-9):   # the claim this run makes is not one the package can prove
+        step_size=step_size, keep_iterates=keep_iterates, label="private-lasso")
+    certified = fw.certified_epsilon(res.ledger, d)
+    if certified > eps * (1 + 1e-9):   # the claim this run makes is not one the package can prove
         warn_privacy(f"private_lasso(calibration={calibration!r}): the accountant certifies epsilon "
-                     f"{res.certified_epsilon:.4g} > the claimed {eps:g} at delta {d:g} for this run's noise",
+                     f"{certified:.4g} > the claimed {eps:g} at delta {d:g} for this run's noise",
                      "lasso-E02", "calibration='certified' (the accountant's smallest certified scale)")
     return PrivateLassoResult(
         theta=res.theta, iterates=res.iterates, selected_index=res.selected_index,
         step_sizes=res.step_sizes, T=T, noise_scale=lam, score_sensitivity=sens,
         calibration=calibration, selection=selection, gamma=gamma, claimed_epsilon=eps,
-        certified_epsilon=res.certified_epsilon, delta=d, radius=c, ledger=res.ledger)
+        certified_epsilon=certified, delta=d, radius=c, ledger=res.ledger)
 
 
 # ---------------------------------------------------------------------------

@@ -5,12 +5,13 @@ variant of lasso Theorem 2.6 = erm_geometry Appendix B Algorithm 5."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
 
 from reference.algorithms import frank_wolfe as fw
-from reference.errors import ParameterError
+from reference.errors import ParameterError, PrivacyWarning
 from reference.geometry.sets import L2Ball
 from reference.privacy import accounting
 
@@ -209,13 +210,23 @@ def test_results_carry_claimed_and_certified_epsilon():
     S = fw.SignedBasis(3)
     grad = quad_grad(np.array([0.2, 0.0, -0.1]))
     lam = fw.paper_laplace_scale(4.0, 1.0, 100, 100, 1.0, 1e-6)
-    res = fw.private_frank_wolfe_polytope(grad, S, np.zeros(3), 100, noise_scale=lam, score_sensitivity=8 / 100,
-                                          rng=np.random.default_rng(0), claimed=(1.0, 1e-6))
+    with pytest.warns(PrivacyWarning, match=r"lasso Algorithm 2\).*lasso-E02.*certified_laplace_scale"):
+        res = fw.private_frank_wolfe_polytope(grad, S, np.zeros(3), 100, noise_scale=lam, score_sensitivity=8 / 100,
+                                              rng=np.random.default_rng(0), claimed=(1.0, 1e-6))
     assert res.claimed_epsilon == 1.0 and res.claimed_delta == 1e-6
     assert res.certified_epsilon == accounting.certify(res.ledger, 1e-6).epsilon
     assert res.certified_epsilon > 1.0
-    gen = fw.private_frank_wolfe_general(grad, L2Ball(3, 1.0), np.zeros(3), 5, sigma=1.0, l2_sensitivity=0.1,
-                                         rng=np.random.default_rng(0), claimed=(0.5, 1e-5))
+    with pytest.warns(PrivacyWarning, match=r"lasso Theorem 2.6\).*lasso-E08.*certified_gaussian_sigma"):
+        gen = fw.private_frank_wolfe_general(grad, L2Ball(3, 1.0), np.zeros(3), 5, sigma=1.0, l2_sensitivity=0.1,
+                                             rng=np.random.default_rng(0), claimed=(0.5, 1e-5))
+    with warnings.catch_warnings():                     # a claim the accountant certifies: silent
+        warnings.simplefilter("error", PrivacyWarning)
+        fw.private_frank_wolfe_polytope(grad, S, np.zeros(3), 100, score_sensitivity=8 / 100,
+                                        noise_scale=fw.certified_laplace_scale(8 / 100, 100, 1.0, 1e-6),
+                                        rng=np.random.default_rng(0), claimed=(1.0, 1e-6))
+        fw.private_frank_wolfe_general(grad, L2Ball(3, 1.0), np.zeros(3), 5, l2_sensitivity=0.1,
+                                       sigma=fw.certified_gaussian_sigma(0.1, 5, 0.5, 1e-5),
+                                       rng=np.random.default_rng(0), claimed=(0.5, 1e-5))
     assert gen.certified_epsilon == accounting.certify(gen.ledger, 1e-5).epsilon
     assert fw.frank_wolfe(grad, S, np.zeros(3), 5).certified_epsilon is None
     X = np.ones((100, 1)); y = np.zeros(100)

@@ -135,6 +135,7 @@ def test_remark_1_scale_invariance_and_the_statement_T():
 
 @pytest.mark.claim("erm_geometry:Line 4 mirror step")
 @pytest.mark.filterwarnings(r"ignore:objective_perturbation\(calibration='paper'\):reference.errors.PrivacyWarning")
+@pytest.mark.filterwarnings(r"ignore:erm_geometry Algorithm 4 \(calibration='paper'\):reference.errors.PrivacyWarning")
 def test_frank_wolfe_wrappers_and_objective_perturbation_are_deterministic_under_a_seed():
     from reference.algorithms import frank_wolfe as fw
 

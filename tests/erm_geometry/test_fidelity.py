@@ -38,6 +38,7 @@ def _data(n=20, p=3, seed=0):
 
 
 @pytest.mark.claim("erm_geometry:Theorem 5.2")
+@pytest.mark.filterwarnings(r"ignore:erm_geometry Algorithm 4 \(calibration='paper'\):reference.errors.PrivacyWarning")
 def test_paper_step_is_this_papers_printed_mu():
     X, y = _data()
     kw = dict(epsilon=1.0, delta=1e-5, T=9, rng=np.random.default_rng(0))

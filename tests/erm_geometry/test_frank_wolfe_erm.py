@@ -7,6 +7,7 @@ through erm_geometry's wrappers, with this paper's constants.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from reference.algorithms import erm_geometry as eg
 from reference.geometry.sets import L1Ball, L2Ball, LinfBall
 from reference.geometry.width import width_l2_ball
 from reference.algorithms import frank_wolfe as fw
-from reference.errors import AssumptionViolation, ParameterError
+from reference.errors import AssumptionViolation, ParameterError, PrivacyWarning
 from reference.privacy.ledger import FrozenLedger, MechanismEvent
 
 from reference.audit.rates import fit_rate
@@ -94,14 +95,17 @@ def _run4(calibration, T=20, n=50, p=3, eps=1.0, delta=1e-5, seed=0, **kw):
 @pytest.mark.parametrize("T", [10, 100])
 def test_paper_scale_is_certified_only_near_2_eps_and_certified_scale_is_within(T):
     eps, delta = 1.0, 1e-5
-    paper = _run4("paper", T=T)
+    with pytest.warns(PrivacyWarning, match=r"Algorithm 4 \(calibration='paper'\).*erm_geometry-E16.*'certified'"):
+        paper = _run4("paper", T=T)
     assert len(paper.ledger) == T - 1
     ev = paper.ledger.events[0]
     assert ev.kind == "report_noisy_max" and ev.sensitivity == pytest.approx(2 * 2.0 / 50)
     assert paper.noise_scale == pytest.approx(2.0 * math.sqrt(8 * T * math.log(1 / delta)) / (50 * eps))
     certified_for_paper = eg.certify_epsilon(paper.ledger, delta)
     assert eps < certified_for_paper < 2.5 * eps     # proof gap (catalogue P07: about 2 eps)
-    cert = _run4("certified", T=T)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyWarning)                  # the certified run is silent
+        cert = _run4("certified", T=T)
     assert eg.certify_epsilon(cert.ledger, delta) <= eps
     assert cert.noise_scale > paper.noise_scale
 
@@ -145,6 +149,7 @@ def _loss_range_over_l1_ball(X, y, Lstar):
 
 
 @pytest.mark.claim("erm_geometry:Theorem 5.5")
+@pytest.mark.filterwarnings(r"ignore:erm_geometry Algorithm 4 \(calibration='paper'\):reference.errors.PrivacyWarning")
 def test_theorem_5_5_explicit_bound_on_lasso():
     """Mean excess over 30 runs <= the explicit bound + 4 SE; lambda is the run's Laplace scale.
     At eps = 8 (n = 400, p = 3, delta = 1e-3) the bound, 0.40, is below the loss range over C
@@ -194,6 +199,23 @@ def test_algorithm_5_ledger_certified_and_printed_sigma_not_scale_correct():
     resolved = eg.paper_sigma_algorithm5(eps, delta, 1e4, n, T, literal=False)
     ledger = FrozenLedger(tuple([MechanismEvent("gaussian", 2 * 1e4 / n, "l2", noise_scale=resolved)] * (T - 1)))
     assert eg.certify_epsilon(ledger, delta) <= eps
+
+
+@pytest.mark.claim("erm_geometry:Theorem B.1")
+def test_algorithm_5_run_whose_printed_sigma_is_not_certified_warns():
+    """erm_geometry-E17: at L_2 = 1e4 the printed sigma (~ sqrt(L_2)) is not certified; the run says so
+    (it used to return silently). The proof's sigma (literal_sigma=False) and an explicit sigma are silent."""
+    n, p, eps, delta, T = 40, 3, 1.0, 1e-5, 30
+    X, y = unit_rows(np.random.default_rng(0), n, p), np.zeros(n)
+    kw = dict(epsilon=eps, delta=delta, lipschitz=1e4, T=T, rng=np.random.default_rng(1))
+    with pytest.warns(PrivacyWarning, match=r"Algorithm 5 \(calibration='paper'.*erm_geometry-E17.*'certified'"):
+        res = eg.private_frank_wolfe_general(X, y, LinearLoss(), L2Ball(p, 1.0), **kw)
+    assert res.certified_epsilon > eps == res.claimed_epsilon
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyWarning)
+        proof = eg.private_frank_wolfe_general(X, y, LinearLoss(), L2Ball(p, 1.0), literal_sigma=False, **kw)
+        eg.private_frank_wolfe_general(X, y, LinearLoss(), L2Ball(p, 1.0), sigma=res.noise_scale, **kw)
+    assert proof.certified_epsilon <= eps
 
 
 @pytest.mark.claim("erm_geometry:Theorem B.2")
@@ -265,6 +287,7 @@ def _theorem_5_5_excess(n, p, eps, delta, seeds, scale_of=None):
 
 
 @pytest.mark.claim("erm_geometry:Theorem 5.5")
+@pytest.mark.filterwarnings(r"ignore:erm_geometry Algorithm 4 \(calibration='paper'\):reference.errors.PrivacyWarning")
 def test_theorem_5_5_rate_in_n_on_lasso():
     """With the T of Theorem 5.5 (and mu_t = 2/(t+2)) the mean excess on LASSO decays in n like
     (n eps)^(-2/3) up to logs: over n = 200, 800, 3200 at eps = 4 (p = 8, 8 seeds) the fitted slope is

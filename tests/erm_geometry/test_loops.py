@@ -156,6 +156,7 @@ def _per_step_and_count_checks(selected, p_plus, law, level=1e-4):
 
 @pytest.mark.claim("erm_geometry:Theorem 5.4")
 @pytest.mark.parametrize("calibration", ["paper", "certified"])
+@pytest.mark.filterwarnings(r"ignore:erm_geometry Algorithm 4 \(calibration='paper'\):reference.errors.PrivacyWarning")
 def test_algorithm_4_loop_draws_follow_the_exact_law_of_the_audit(calibration):
     """The exact privacy rows of Algorithm 4 compute the law of the selections; here the wrapper's own
     loop is run 120 times on both datasets of that instance and its selections follow that law at every

@@ -7,6 +7,7 @@ from closed forms (projections, exponentiated gradient), scipy's generic solvers
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from scipy import optimize, stats
 
 from reference.algorithms import erm_geometry as eg
 from reference.geometry.sets import GroupL1L2Ball, L1Ball, L2Ball, NuclearBall, Simplex
-from reference.errors import AssumptionViolation, ParameterError, ShapeError
+from reference.errors import AssumptionViolation, ParameterError, PrivacyWarning, ShapeError
 
 from reference.audit.standards import assert_control_near
 
@@ -97,14 +98,20 @@ def test_ledger_is_T_gaussian_events_certified_within_the_claim(calibration, eps
 
 @pytest.mark.claim("erm_geometry:Theorem 3.1 accounting")
 def test_printed_sigma_is_not_certified_at_large_eps_and_delta():
-    """erm_geometry-E26: outside small (eps, delta) the printed sigma falls short of its claim."""
+    """erm_geometry-E26: outside small (eps, delta) the printed sigma falls short of its claim, and the
+    run says so with a PrivacyWarning (it used to return silently); the certified run is silent."""
     X, y = _data()
     pot = eg.EuclideanPotential(L2Ball(4, 1.0))
-    res = eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, epsilon=10.0, delta=0.5, lipschitz=2.0, T=1,
-                                  eta=0.1, rng=np.random.default_rng(1), calibration="paper")
-    assert eg.certify_epsilon(res.ledger, 0.5) > 10.0
-    cert = eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, epsilon=10.0, delta=0.5, lipschitz=2.0, T=1,
-                                   eta=0.1, rng=np.random.default_rng(1), calibration="certified")
+    with pytest.warns(PrivacyWarning, match=r"noisy_mirror_descent\(calibration='paper'\).*erm_geometry-E26.*'certified'"):
+        res = eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, epsilon=10.0, delta=0.5, lipschitz=2.0, T=1,
+                                      eta=0.1, rng=np.random.default_rng(1), calibration="paper")
+    assert eg.certify_epsilon(res.ledger, 0.5) > 10.0 == res.claimed_epsilon
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyWarning)
+        cert = eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, epsilon=10.0, delta=0.5, lipschitz=2.0, T=1,
+                                       eta=0.1, rng=np.random.default_rng(1), calibration="certified")
+        eg.noisy_mirror_descent(X, y, SquaredLoss(), pot, epsilon=10.0, delta=0.5, lipschitz=2.0, T=1,   # explicit
+                                eta=0.1, rng=np.random.default_rng(1), sigma=res.sigma)                  # claims nothing
     assert eg.certify_epsilon(cert.ledger, 0.5) <= 10.0
 
 
