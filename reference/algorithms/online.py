@@ -53,7 +53,8 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from .._validate import check_array, check_delta, check_epsilon, check_int, check_positive, check_rng
+from .._validate import (check_array, check_delta, check_epsilon, check_int, check_nonnegative, check_positive,
+                         check_rng)
 from ..claims import Algorithm, Claim
 from ..errors import AssumptionViolation, ParameterError, ShapeError, SolverError
 from ..geometry.sets import L2Ball, LinfBall
@@ -835,14 +836,18 @@ class PrivateSumTree:
 
     One ledger event is recorded at construction for the whole tree (a Gaussian mechanism on the
     vector of all node sums, of l2 sensitivity 2 bound sqrt(k); :mod:`reference.privacy.tree`).
+    ``sigma`` is a finite real >= 0 (0: exact sums, no noise), and > 0 when a ledger is given (zero
+    noise is not private); ``bound`` a finite real > 0. Anything else is refused (never NaN noise).
     """
 
     def __init__(self, T, sigma, rng, *, bound, ledger=None, label="PrivateSum tree", shape=None):
         self.T = check_int(T, "T", minimum=1)
         self.k = self.T.bit_length()
-        self.sigma = float(sigma)
+        self.sigma = check_nonnegative(sigma, "sigma")
+        if ledger is not None and self.sigma == 0:
+            raise ParameterError("sigma", "sigma > 0 when a ledger is given (zero noise is not private)", sigma)
         self.rng = rng
-        self.bound = float(bound)
+        self.bound = check_positive(bound, "bound")
         self.B: dict[str, np.ndarray] = {}
         self.B_hat: dict[str, np.ndarray] = {}
         self.t = 0

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reference.algorithms import online as ol
-from reference.errors import AssumptionViolation, ParameterError
+from reference.errors import AssumptionViolation, NonFiniteError, ParameterError
 from reference.privacy import accounting
 from reference.privacy.ledger import Ledger
 from reference.privacy.tree import BinaryTreeAggregator
@@ -107,6 +107,26 @@ def test_prefix_noise_variance_is_popcount_sigma2():
         stat = np.sum(errs[:, t - 1] ** 2) / (k * sigma ** 2)
         p = 2 * min(stats.chi2.cdf(stat, n), stats.chi2.sf(stat, n))
         assert p > 1e-4, (t, k, stat / n)
+
+
+@pytest.mark.claim("online:Algorithm 5")
+def test_the_tree_refuses_a_sigma_or_bound_it_cannot_use():
+    """sigma must be a finite real >= 0, and > 0 when the tree records a ledger event; the bound a
+    finite real > 0: each refusal is a clear error naming the parameter (it used to accept NaN, inf
+    and negative sigma and draw NaN or sign-flipped noise)."""
+    for bad in (math.nan, math.inf, -math.inf):
+        with pytest.raises(NonFiniteError, match="sigma"):
+            ol.PrivateSumTree(8, bad, np.random.default_rng(0), bound=1.0)
+    with pytest.raises(ParameterError, match="sigma >= 0"):
+        ol.PrivateSumTree(8, -1.0, np.random.default_rng(0), bound=1.0)
+    with pytest.raises(ParameterError, match="sigma > 0 when a ledger is given"):
+        ol.PrivateSumTree(8, 0.0, np.random.default_rng(0), bound=1.0, ledger=Ledger())
+    for bad, err in ((0.0, ParameterError), (-1.0, ParameterError), (math.nan, NonFiniteError)):
+        with pytest.raises(err, match="bound"):
+            ol.PrivateSumTree(8, 1.0, np.random.default_rng(0), bound=bad)
+    with pytest.raises(NonFiniteError, match="sigma"):       # through Algorithm 5's own entry point
+        ol.private_sum(np.ones(2), None, 1, 1.0, 1.0, 0.1, 8, np.random.default_rng(0), sigma=math.nan)
+    assert ol.PrivateSumTree(8, 0.0, None, bound=1.0).sigma == 0.0          # exact sums stay allowed
 
 
 @pytest.mark.claim("online:Theorem 9")
