@@ -776,7 +776,7 @@ def private_igd(losses, C, T, epsilon, delta, L, alpha, rng, *, calibration="pap
 
 
 def private_giga(losses, C, T, epsilon, delta, G, LG, alpha, rng, *, calibration="paper", x1=None,
-                 keep_iterates=True) -> OnlineResult:
+                 keep_iterates=True, beta=None) -> OnlineResult:
     """Private GIGA (PGIGA): paper ``online``, Algorithm 3 (§3.4); sensitivity Lemma 5, privacy
     Theorem 5 ((3 eps, 2 delta)), regret Theorem 6.
 
@@ -784,7 +784,9 @@ def private_giga(losses, C, T, epsilon, delta, G, LG, alpha, rng, *, calibration
     t_q = max(2, ceil(2 L_G^2/alpha^2)) rounds of data-independent points x_1..x_{t_q} (line 3
     draws only t_q - 1 of them but line 4 needs x_{t_q}; catalogue A05). Line 7 read as the
     projection Pi_C(x_t - eta_t grad f_t(x_t)) (its printed argmin does not depend on x; A06).
-    The ledger records the true sensitivity 4G/(alpha t) (:func:`giga_sensitivity`).
+    The ledger records the true sensitivity 4G/(alpha t) (:func:`giga_sensitivity`). ``beta``
+    overrides line 8's noise scale (tests of the drawn noise law, audits' negative controls); the
+    ledger records whatever is drawn.
     """
     T, eps, delta, rng = _common(T, epsilon, delta, rng, calibration)
     C = _check_set(C)
@@ -793,8 +795,10 @@ def private_giga(losses, C, T, epsilon, delta, G, LG, alpha, rng, *, calibration
     tq = giga_warmup(LG, alpha)
     lam = giga_sensitivity(G, alpha)
     rounds = max(T - tq, 1)
-    beta = (pocp_noise_scale(2.0 * G, T, eps, delta, "paper") if calibration == "paper" else
-            pocp_noise_scale(lam, T, eps, delta, "certified", rounds=rounds))
+    if beta is None:
+        beta = (pocp_noise_scale(2.0 * G, T, eps, delta, "paper") if calibration == "paper" else
+                pocp_noise_scale(lam, T, eps, delta, "certified", rounds=rounds))
+    beta = check_positive(beta, "beta")
     ledger = Ledger()
     # Line 3: choose x_1..x_{t_q} and xhat_1..xhat_{t_q} randomly from C (xhat_t = x_t), paying their costs
     xs = [_initial_point(C, x1, rng) for _ in range(tq)]

@@ -13,6 +13,8 @@ T_TREE = "tests/online/test_tree.py"
 T_LAW = "tests/online/test_release_law.py"
 _L8 = ("        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n"
        "        # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        x_hat")
+_L8_GIGA = ("        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n"
+            "        # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        decisions.append(_project(C, x_tilde))")
 
 MUTANTS = (
     Mutant(
@@ -228,5 +230,20 @@ MUTANTS = (
         description="Alg 5 line 3's printed sigma^2 with log T instead of log^2 T",
         file=F, find="lT * lT * _log(lT / delta, log_base)", replace="lT * _log(lT / delta, log_base)",
         checks=(f"{T_PRIV}::test_pqftl_u_tree_with_R_refuted", f"{T_TREE}::test_printed_sigma_refuted_at_T1024_and_T16"),
+    ),
+    # PGIGA's drawn noise (its privacy tests read only the ledger, which records the beta meant).
+    Mutant(
+        id="online-M31", target="online:Algorithm 3", bug_class="noise-scale",
+        description="PGIGA draws line 8's noise at 0.8 beta while the ledger records beta",
+        file=F, find=_L8_GIGA, replace=_L8_GIGA.replace("(beta / t)", "(0.8 * beta / t)"),
+        checks=(f"{T_LAW}::test_pgiga_line_8_noise_is_beta_over_t_at_every_round",),
+    ),
+    Mutant(
+        id="online-M32", target="online:Algorithm 3", bug_class="noise-not-added",
+        description="PGIGA adds line 8's noise only at even rounds (drawn every round)",
+        file=F, find=_L8_GIGA,
+        replace=_L8_GIGA.replace("(beta / t) * rng.standard_normal(x.shape)",
+                                 "(beta / t) * rng.standard_normal(x.shape) * (t % 2 == 0)"),
+        checks=(f"{T_LAW}::test_pgiga_line_8_noise_is_beta_over_t_at_every_round",),
     ),
 )

@@ -1,5 +1,5 @@
 """The released decisions of Algorithms 2 and 3 themselves (not only the ledger): line 8's noise is
-N(0, beta^2/t^2 I) around x_{t+1} at every round, and line 9 projects onto C.
+N(0, beta^2/t^2 I) around x_{t+1} at every round (PIGD and PGIGA), and line 9 projects onto C.
 
 The privacy tests read the ledger, which records the beta the code *meant* to draw; these tests look
 at what was drawn (a mutant review found that noise x0.8, or noise at even rounds only, kept every
@@ -39,6 +39,41 @@ def test_pigd_line_8_noise_is_beta_over_t_at_every_round():
     assert np.max(np.linalg.norm(D, axis=1)) < 1e3 / 2          # line 9's projection inactive here
     t = np.arange(1, T)[:, None]
     z = t * (D[1:] - X[1:]) / 1.0
+    lo, hi = stats.chi2.ppf(1e-6, 800), stats.chi2.ppf(1 - 1e-6, 800)
+    for parity in (0, 1):
+        s = float(np.sum(z[parity::2] ** 2))
+        assert lo < s < hi, (parity, s, lo, hi)
+
+
+@pytest.mark.claim("online:Theorem 5")
+def test_pgiga_line_8_noise_is_beta_over_t_at_every_round():
+    """PGIGA (Algorithm 3) with beta = 1 (the override) on C = ball of radius 1e3, d = 4, T = 402,
+    alpha = L_G = 1 (warm-up t_q = 2): the losses' centres alternate between (45, 0, 0, 0) and (55, 0, 0, 0),
+    so the GIGA step of line 7 moves x every round; the projection of line 9 is inactive (noise <= 1 per
+    coordinate, |x| <= 55). z_t = t (xhat_{t+1} - x_{t+1}) / beta over the rounds t = 2..401 of line 4 must be
+    800 i.i.d. N(0, 1) entries on the even rounds and 800 on the odd ones: each sum of squares is checked
+    two-sided against chi2(800) at 1e-6 per tail (false alarm <= 4e-6 in all; the seed is fixed). Noise
+    x0.8 gives a sum near 512 (bounds ~ [640, 985]); noise at every other round only gives 0 on half."""
+    d, T, alpha = 4, 402, 1.0
+    C = L2Ball(d, 1e3)
+    fs = []
+    for t in range(T):
+        c = np.zeros(d)
+        c[0] = 45.0 if t % 2 else 55.0
+        fs.append(ol.QuadraticLoss(np.zeros(d), alpha, c))
+    G = max(f.grad_bound(C) for f in fs)
+    res = ol.private_giga(fs, C, T, 1.0, 1e-3, G, alpha, alpha, np.random.default_rng(21), x1=np.zeros(d),
+                          beta=1.0)
+    assert res.noise_scale == 1.0 and res.ledger.events[0].noise_scale == 1.0   # the ledger records what is drawn
+    X, D = res.iterates, res.decisions
+    assert X.shape == D.shape == (T, d)
+    assert np.max(np.linalg.norm(D, axis=1)) < 1e3 / 2          # line 9's projection inactive here
+    moves = np.linalg.norm(np.diff(X[2:], axis=0), axis=1)      # line 7 moves x by about 10/t every round,
+    assert np.all(moves * np.arange(3, T) > 9.0)                 # so noise around x_t would shift z_t by ~10
+    tq = 2
+    t = np.arange(tq, T)[:, None]
+    z = t * (D[tq:] - X[tq:]) / 1.0                              # row i: round t = tq + i, xhat_{t+1} - x_{t+1}
+    assert z.shape == (T - tq, d) and np.all(D[:tq] == X[:tq])   # line 3's warm-up points carry no noise
     lo, hi = stats.chi2.ppf(1e-6, 800), stats.chi2.ppf(1 - 1e-6, 800)
     for parity in (0, 1):
         s = float(np.sum(z[parity::2] ** 2))
