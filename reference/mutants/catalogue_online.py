@@ -246,4 +246,19 @@ MUTANTS = (
                                  "(beta / t) * rng.standard_normal(x.shape) * (t % 2 == 0)"),
         checks=(f"{T_LAW}::test_pgiga_line_8_noise_is_beta_over_t_at_every_round",),
     ),
+    Mutant(
+        id="online-M33", target="online:Algorithm 2", bug_class="noise-dependence",
+        description="PIGD's line 8 draws one standard normal per two rounds and reuses it (every round's noise "
+                    "still N(0, beta^2/t^2): marginal laws and ledger intact)",
+        file=F, find="        x = f.prox(x, eta, C)\n        xs.append(x)\n"
+                     "        # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I)\n"
+                     "        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n",
+        replace="        x = f.prox(x, eta, C)\n        xs.append(x)\n"
+                "        # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I)\n"
+                "        z = rng.standard_normal(x.shape) if t % 2 == 1 else z\n"
+                "        x_tilde = x + (beta / t) * z\n",
+        checks=("tests/online/test_whitebox.py::test_pigd_line_by_line_noise_is_independent_across_rounds",
+                T_LAW),
+        fast=True,
+    ),
 )

@@ -13,7 +13,8 @@ from reference.audit.standards import assert_control_near
 
 def test_rows_and_controls():
     rows = co.audit_cases()
-    assert len(rows) == 8 and all(isinstance(c, PrivacyCase) for c in rows)
+    assert len(rows) == 11 and all(isinstance(c, PrivacyCase) for c in rows)
+    assert sum(c.audit == "white-box" for c in rows) == 3
     assert_control_near(co.pocp_beta("certified"), co.pocp_beta("certified", 0.5))
     for c in rows:
         assert "half the noise" in c.negative_control_note
