@@ -157,6 +157,8 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     from .mutants import all_mutants, run_matrix
     from .mutants.report import matrix_table, write_json, write_markdown
 
+    if getattr(args, "conform", False):
+        return _cmd_mutants_conform(args)
     mutants = all_mutants(args.paper)
     if args.id:
         wanted = set(args.id)
@@ -180,6 +182,46 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     if args.markdown:
         write_markdown(results, args.markdown)
     return 0 if all(r.status in ("killed", "equivalent") for r in results) else 1
+
+
+def _cmd_mutants_conform(args: argparse.Namespace) -> int:
+    """``mutants --conform``: each mutant whose target has vector cases, as a black box to conform."""
+    from .mutants import all_mutants
+    from .mutants import conform as mc
+
+    mutants = all_mutants(args.paper)
+    if args.id:
+        missing = set(args.id) - {m.id for m in mutants}
+        if missing:
+            print(f"error: no mutant with id {sorted(missing)}", file=sys.stderr)
+            return 2
+        mutants = [m for m in mutants if m.id in set(args.id)]
+    if args.fast:
+        mutants = [m for m in mutants if m.fast]
+    skipped = [m for m in mutants if not mc.conform_ids(m)]
+    mutants = [m for m in mutants if m not in skipped]
+    if skipped:
+        print(f"{len(skipped)} mutants left out: their targets have no vector cases "
+              f"({', '.join(sorted({m.target for m in skipped}))})", file=sys.stderr)
+    if not mutants:
+        print("error: no mutant whose target has vector cases", file=sys.stderr)
+        return 2
+    print(f"conform on {len(mutants)} mutants, {args.workers or 1} at a time ...", file=sys.stderr)
+    results = mc.run_conform_matrix(
+        mutants, first=args.first, timeout=args.timeout, workers=args.workers or 1,
+        progress=lambda r: print(f"  {r.mutant.id:<20} {r.status:<9} {', '.join(r.rejected_by):<30} "
+                                 f"{r.seconds:6.1f} s", file=sys.stderr))
+    print(mc.table(results))
+    if args.json:
+        from ._meta import report_metadata
+
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump({"metadata": report_metadata(command="mutants --conform"), "summary": mc.summary(results),
+                       "mutants": [r.as_json() for r in results]}, fh, indent=2)
+            fh.write("\n")
+    if args.markdown:
+        mc.write_markdown(results, args.markdown)
+    return 0 if all(r.status == "rejected" or r.note for r in results) else 1
 
 
 def _cmd_experiments(args: argparse.Namespace) -> int:
@@ -246,6 +288,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--markdown", metavar="FILE", help="also write the matrix as a Markdown page (docs/kill-matrix.md)")
     p.add_argument("--workers", type=int, default=None, help="mutants run at once (default: all cores)")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per mutant (default 900)")
+    p.add_argument("--conform", action="store_true",
+                   help="instead of the test suite, hand each mutant whose target has vector cases to conform as a "
+                        "black box and report which property rejects it (docs/conformance.md)")
+    p.add_argument("--first", action="store_true", help="with --conform: stop each mutant at its first failing property")
     p.set_defaults(func=_cmd_mutants)
 
     p = sub.add_parser("vectors", help="write JSON test vectors (inputs, seed, draws, outputs)")

@@ -1,0 +1,313 @@
+"""The kill matrix through the oracle: each mutant handed to ``conform`` as a black box.
+
+The test-suite kill matrix (:func:`reference.mutants.run_mutant`) asks whether the package's own tests
+reject a wrong implementation. This module asks the user's question instead: if someone brought this
+wrong implementation to ``python -m reference conform``, which property would reject it?
+
+For each catalogued mutant whose target has vector cases (:func:`conform_ids`):
+
+1. the package is copied to a temporary folder under another name (``reference_mutant_<id>``) and the
+   mutant's edit is applied there. The package imports itself only relatively, so the copy is
+   self-contained (tests/test_package_copy.py) and imports beside the clean package in one process;
+2. the candidate is the copy's own conform function for the id (the function the vector cases run,
+   e.g. ``reference_mutant_lasso_m03.algorithms.lasso:private_lasso``), while the reference side of every
+   check (recorded draws, law samples, the privacy control, rate fits) is the clean package;
+3. :func:`reference.conformance.check_implementation` runs each property of
+   :data:`reference.properties.PROPERTIES` in turn, and the result records which properties failed
+   (``rejected_by``), or that the mutant survived conform.
+
+A mutant that survives is not necessarily a hole: an edit that changes only the ledger or the accountant's
+certificate, or a path the vector cases do not run (another calibration, a default argument they
+override), leaves every output unchanged, and no black-box check can see it. :data:`SURVIVOR_NOTES`
+says, for each measured survivor, why (docs/conformance.md has the table). A survivor whose output law
+differs from the reference's is a finding.
+
+``python -m reference mutants --conform`` runs it (``--id``, ``--paper``, ``--first`` to stop at the first
+failing property, ``--json FILE``, ``--markdown docs/conformance.md`` to rewrite the table there).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import importlib
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import Mutant, apply_edit
+
+#: Outcome of one mutant: ``rejected`` (some property failed), ``survived`` (every property passed or
+#: did not apply), ``no-cases`` (its target has no vector cases: conform cannot be asked), ``broken``
+#: (the copy did not build or import, or conform did not finish in time).
+STATUSES = ("rejected", "survived", "no-cases", "broken")
+
+#: Why a measured survivor is invisible to a black box (filled from the measured matrix; the reason is
+#: checked against the mutant's edit by hand, see docs/conformance.md).
+SURVIVOR_NOTES: dict[str, str] = {
+    # not observable: the edit changes the ledger (what the accountant certifies), not what is released
+    "core-M57": "ledger only: the event records half the sensitivity; the released values are the reference's",
+    "core-M62": "ledger only: the event records half the l1 sensitivity; the released values are the reference's",
+    # not exercised: the vector cases do not reach the edit
+    "core-M07": "not exercised: every Gaussian case has sensitivity 1, where sigma * Delta = sigma",
+    "core-M08": "not exercised: every Laplace case has sensitivity 1, where b * Delta = b",
+}
+
+
+@dataclass
+class ConformMutantResult:
+    mutant: Mutant
+    status: str
+    algorithm: str = ""                                   # the conform id the copy was checked as
+    rejected_by: list[str] = field(default_factory=list)  # properties that failed, in PROPERTIES order
+    verdicts: dict[str, str] = field(default_factory=dict)  # property -> pass / fail / n/a / skipped
+    details: dict[str, str] = field(default_factory=dict)   # property -> what conform said (failed ones)
+    seconds: float = 0.0
+    detail: str = ""
+
+    @property
+    def note(self) -> str:
+        return SURVIVOR_NOTES.get(self.mutant.id, "") if self.status == "survived" else ""
+
+    def as_json(self) -> dict:
+        m = self.mutant
+        return {"id": m.id, "target": m.target, "bug_class": m.bug_class, "description": m.description,
+                "file": m.file, "algorithm": self.algorithm, "status": self.status,
+                "rejected_by": self.rejected_by, "verdicts": self.verdicts, "details": self.details,
+                "equivalent": m.equivalent, "note": self.note, "seconds": round(self.seconds, 1),
+                "detail": self.detail}
+
+
+def conform_ids(mutant: Mutant) -> list[str]:
+    """The conform ids whose vector cases run the mutant's target: the target itself when it has cases;
+    otherwise the ids whose cases call the target's registered function (``lasso:Corollary 2.7`` is
+    ``private_lasso``, the function the ``lasso:Algorithm 2`` cases run)."""
+    from ..claims import all_algorithms, all_building_blocks
+    from ..vector_cases import CASES
+
+    ids = {c.algorithm for c in CASES}
+    if mutant.target in ids:
+        return [mutant.target]
+    functions = {f"{a.paper}:{a.number}": a.function for a in (*all_algorithms(), *all_building_blocks())}
+    function = functions.get(mutant.target)
+    return sorted({c.algorithm for c in CASES if function is not None and c.reference == function})
+
+
+def _package_dir() -> Path:
+    return Path(__file__).resolve().parents[1]
+
+
+def _copy_name(mutant: Mutant) -> str:
+    return "reference_mutant_" + mutant.id.replace("-", "_").lower()
+
+
+@contextlib.contextmanager
+def mutated_package(mutant: Mutant):
+    """Import a copy of the package with the mutant's edit, under another name; yields that name.
+
+    The copy's ``check_rng`` is told to accept the clean package's ReplayRng (the harness's generator
+    stand-in; the copy's own RngProxy class is another class object). Everything of the copy is removed
+    from ``sys.modules`` and ``sys.path`` afterwards."""
+    from .. import rng as clean_rng
+
+    package = _package_dir()
+    root_name = package.name
+    if not mutant.file.startswith(f"{root_name}/"):
+        raise ValueError(f"{mutant.id} edits {mutant.file}, not the package: conform cannot run it")
+    name = _copy_name(mutant)
+    with tempfile.TemporaryDirectory(prefix=f"conform-{mutant.id}-") as tmp:
+        shutil.copytree(package, Path(tmp) / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        # the edit names the file as reference/...; in the copy it is <name>/...
+        edit = dataclasses.replace(mutant, file=f"{name}/{mutant.file[len(root_name) + 1:]}")
+        apply_edit(edit, Path(tmp))
+        sys.path.insert(0, tmp)
+        importlib.invalidate_caches()
+        try:
+            importlib.import_module(name)
+            copy_rng = importlib.import_module(f"{name}.rng")
+            copy_rng.RngProxy = (clean_rng.RngProxy, copy_rng.RngProxy)   # isinstance takes nested tuples
+            yield name
+        finally:
+            sys.path.remove(tmp)
+            for module in [m for m in sys.modules if m == name or m.startswith(f"{name}.")]:
+                del sys.modules[module]
+
+
+class _Timeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float | None):
+    """Raise _Timeout after ``seconds`` (main thread, Unix); no limit where SIGALRM is unavailable."""
+    if not seconds or not hasattr(signal, "SIGALRM") or not _in_main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise _Timeout()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0.0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _in_main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None, first: bool = False,
+                   timeout: float | None = 900.0, deep: bool = False,
+                   algorithms: list[str] | None = None) -> ConformMutantResult:
+    """Run conform's properties on the mutated copy's conform function (see the module docstring).
+
+    ``properties``: which (default: all of PROPERTIES, in order). ``first``: stop at the first that fails
+    (the others are reported ``skipped``). ``timeout``: seconds for the whole mutant. ``algorithms``: the
+    conform ids to check the copy as (default :func:`conform_ids`; e.g. a building block's mutant seen
+    through an algorithm that uses it)."""
+    from ..conformance import check_implementation, verdicts
+    from ..properties import PROPERTIES
+    from ..vectors import cases, resolve
+
+    properties = tuple(PROPERTIES if properties is None else properties)
+    ids = conform_ids(mutant) if algorithms is None else list(algorithms)
+    if not ids:
+        return ConformMutantResult(mutant, "no-cases", detail=f"no vector cases run {mutant.target}")
+    start = time.perf_counter()
+    result = ConformMutantResult(mutant, "survived", algorithm=", ".join(ids))
+    try:
+        with _time_limit(timeout), mutated_package(mutant) as name:
+            for algorithm in ids:
+                references = sorted({c.reference for c in cases(algorithm)})
+                if len(references) != 1:
+                    raise ValueError(f"{algorithm}'s cases run {references}: one conform function expected")
+                module, _, function = references[0].partition(":")
+                candidate = resolve(f"{name}{module[len(_package_dir().name):]}:{function}")
+                for prop in properties:
+                    if first and result.rejected_by:
+                        result.verdicts.setdefault(prop, "skipped")
+                        continue
+                    try:
+                        rows = check_implementation(candidate, algorithm, mode=prop, deep=deep)
+                        (verdict,) = [v for v in verdicts(rows) if v.property == prop]
+                        outcome, said = verdict.verdict, verdict.detail
+                    except _Timeout:
+                        raise
+                    except Exception as exc:   # the harness itself stopped on the candidate's output
+                        outcome, said = "fail", f"conform raised {type(exc).__name__}: {exc}"
+                    if result.verdicts.get(prop) != "fail":
+                        result.verdicts[prop] = outcome
+                    if outcome == "fail":
+                        if prop not in result.rejected_by:
+                            result.rejected_by.append(prop)
+                        result.details[prop] = (result.details.get(prop, "") + " " + said).strip()[:600]
+    except _Timeout:
+        result.status, result.detail = "broken", f"conform did not finish within {timeout:.0f} s"
+    except Exception as exc:   # the copy did not build or import
+        result.status, result.detail = "broken", f"{type(exc).__name__}: {exc}"
+    else:
+        result.status = "rejected" if result.rejected_by else "survived"
+    result.rejected_by.sort(key=PROPERTIES.index)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def observable_mutants(paper: str | None = None) -> list[Mutant]:
+    """The catalogued mutants conform can be asked about (their target has vector cases)."""
+    from . import all_mutants
+
+    return [m for m in all_mutants(paper) if conform_ids(m)]
+
+
+def run_conform_matrix(mutants: list[Mutant], *, first: bool = False, timeout: float = 900.0,
+                       workers: int = 1, progress=None) -> list[ConformMutantResult]:
+    """:func:`conform_mutant` for each mutant; results in input order. ``workers=1``: one after the other
+    in this process (the copies import side by side and are removed after each); more: a process pool."""
+    if workers <= 1:
+        results = []
+        for m in mutants:
+            r = conform_mutant(m, first=first, timeout=timeout)
+            results.append(r)
+            if progress is not None:
+                progress(r)
+        return results
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(conform_mutant, m, first=first, timeout=timeout) for m in mutants]
+        results = []
+        for future in futures:
+            results.append(future.result())
+            if progress is not None:
+                progress(results[-1])
+    return results
+
+
+# ---- reports
+
+
+def summary(results: list[ConformMutantResult]) -> str:
+    from collections import Counter
+
+    counts = Counter(r.status for r in results)
+    asked = counts["rejected"] + counts["survived"]
+    return (f"{len(results)} mutants: {counts['rejected']} of {asked} rejected by conform, {counts['survived']} "
+            f"survived, {counts['no-cases']} without vector cases, {counts['broken']} broken")
+
+
+def _why(r: ConformMutantResult) -> str:
+    if r.status == "rejected":
+        return ", ".join(r.rejected_by)
+    if r.status == "survived":
+        return "survived" + (f": {r.note}" if r.note else "")
+    return f"{r.status}: {r.detail}"
+
+
+def table(results: list[ConformMutantResult]) -> str:
+    lines = [f"{'mutant':<17} {'conform id':<28} {'status':<9} rejected by / why"]
+    for r in results:
+        lines.append(f"{r.mutant.id:<17} {r.algorithm or r.mutant.target:<28} {r.status:<9} {_why(r)}")
+    lines += ["", summary(results)]
+    return "\n".join(lines)
+
+
+BEGIN, END = "<!-- conform-kill-matrix:begin -->", "<!-- conform-kill-matrix:end -->"
+
+
+def markdown(results: list[ConformMutantResult]) -> str:
+    out = [BEGIN, "", f"**{summary(results)}.** Generated by `python -m reference mutants --conform "
+           "--markdown docs/conformance.md`.", "",
+           "| mutant | conform id | bug class | the wrong line | rejected by (or why it survives) |",
+           "|---|---|---|---|---|"]
+    for r in results:
+        m = r.mutant
+        why = _why(r) if r.status != "rejected" else ", ".join(f"**{p}**" for p in r.rejected_by)
+        out.append(f"| {m.id} | {r.algorithm or m.target} | {m.bug_class} | {m.description.replace('|', '/')} | "
+                   f"{why.replace('|', '/')} |")
+    out += ["", END]
+    return "\n".join(out)
+
+
+def write_markdown(results: list[ConformMutantResult], path: str | Path) -> None:
+    """Write the table into ``path`` between the BEGIN / END markers (the rest of the page is kept),
+    or as the whole file when it has no markers."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    block = markdown(results)
+    if BEGIN in text and END in text:
+        head, _, rest = text.partition(BEGIN)
+        _, _, tail = rest.partition(END)
+        text = head + block + tail
+    else:
+        text = block + "\n"
+    path.write_text(text, encoding="utf-8")

@@ -1,0 +1,102 @@
+"""The kill matrix through conform (reference/mutants/conform.py): mutants as black boxes.
+
+Default run: the mutated copy is built and imported beside the clean package and removed afterwards;
+the conform ids are found from the target; a few representative mutants are rejected with the property
+named (replay for a port-like edit, the law check for a wrong noise scale, the privacy audit for half the
+Gaussian noise), and a ledger-only mutant survives conform (its outputs are the reference's: no black box
+can see it). The law and privacy checks use fixed seeds; against a correct candidate they fail with
+probability alpha = 1e-3 and beta = 0.05. The whole matrix is ``python -m reference mutants --conform``
+(docs/conformance.md has the measured table); ``--deep`` runs it here.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from reference.mutants import all_mutants
+from reference.mutants.conform import (SURVIVOR_NOTES, conform_ids, conform_mutant, markdown, mutated_package,
+                                       observable_mutants, run_conform_matrix)
+
+MUTANTS = {m.id: m for m in all_mutants()}
+
+
+@pytest.fixture(autouse=True)
+def _quiet_paper_calibration():
+    # the copies' private_lasso(calibration="paper") warns with their own PrivacyWarning class (lasso-E02)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"private_lasso\(calibration='paper'\)")
+        yield
+
+
+def test_conform_ids_from_the_target_or_its_conform_function():
+    assert conform_ids(MUTANTS["lasso-M13"]) == ["lasso:Algorithm 2"]
+    # lasso:Corollary 2.7 is private_lasso, the function the lasso:Algorithm 2 cases run
+    assert conform_ids(MUTANTS["lasso-M23"]) == ["lasso:Algorithm 2"]
+    no_cases = [m for m in all_mutants() if m.target == "core:accounting"]
+    assert no_cases and all(conform_ids(m) == [] for m in no_cases)
+    assert conform_mutant(no_cases[0]).status == "no-cases"
+
+
+def test_mutated_copy_is_separate_and_removed_afterwards():
+    import importlib
+
+    import reference.privacy.mechanisms as clean
+
+    m = MUTANTS["core-M01"]
+    with mutated_package(m) as name:
+        copy = importlib.import_module(f"{name}.privacy.mechanisms")
+        assert copy is not clean and copy.__file__ != clean.__file__
+        source = open(copy.__file__, encoding="utf-8").read()
+        assert m.replace in source and m.find not in source
+        assert m.find in open(clean.__file__, encoding="utf-8").read()      # the clean package is untouched
+        # the copy draws half the noise the clean one does, on the same seed
+        a = copy.laplace_mechanism(np.zeros(3), 1.0, 2.0, np.random.default_rng(0))
+        b = clean.laplace_mechanism(np.zeros(3), 1.0, 2.0, np.random.default_rng(0))
+        assert np.allclose(a, 0.5 * b)
+    assert not any(k == name or k.startswith(name + ".") for k in sys.modules)
+    assert not any(name in p for p in sys.path)
+
+
+@pytest.mark.parametrize("mutant_id, properties, rejected_by", [
+    ("lasso-M13", ("replay",), ["replay"]),                  # argmax for argmin: the streams agree, outputs part
+    ("erm_geometry-M01", ("replay",), ["replay"]),           # half the printed sigma: the stream parts at draw 0
+    ("core-M01", ("replay", "law"), ["replay", "law"]),      # Laplace at half the scale
+    ("core-M55", ("replay", "law"), ["replay", "law"]),      # report-noisy-max returns the exact argmax
+])
+def test_representative_mutants_are_rejected_with_the_property_named(mutant_id, properties, rejected_by):
+    r = conform_mutant(MUTANTS[mutant_id], properties=properties)
+    assert r.status == "rejected" and r.rejected_by == rejected_by, (r.verdicts, r.details, r.detail)
+    assert all(r.details[p] for p in rejected_by)
+
+
+def test_half_gaussian_noise_is_rejected_by_the_privacy_audit_of_the_black_box():
+    r = conform_mutant(MUTANTS["core-M03"], properties=("privacy",))
+    assert r.rejected_by == ["privacy"], (r.verdicts, r.details)
+    assert "mu lower bound" in r.details["privacy"]
+
+
+def test_a_ledger_only_mutant_survives_conform_and_says_why():
+    """core-M62 records half the l1 sensitivity in the ledger; the released values are the reference's."""
+    r = conform_mutant(MUTANTS["core-M62"], properties=("replay", "law", "finite-shape"))
+    assert r.status == "survived" and not r.rejected_by, r.details
+    assert "ledger" in SURVIVOR_NOTES["core-M62"]
+    assert "survived: " in markdown([r])
+
+
+def test_first_stops_at_the_first_failing_property():
+    r = conform_mutant(MUTANTS["core-M05"], properties=("replay", "law"), first=True)
+    assert r.rejected_by == ["replay"] and r.verdicts["law"] == "skipped"
+
+
+@pytest.mark.deep
+def test_the_whole_conform_kill_matrix():
+    """Every observable mutant is rejected by conform or is a survivor with a recorded reason (hours on
+    2 cores)."""
+    results = run_conform_matrix(observable_mutants())
+    unexplained = [(r.mutant.id, r.status, r.detail) for r in results if r.status != "rejected" and not r.note]
+    assert not unexplained
