@@ -65,6 +65,7 @@ __all__ = [
 CALIBRATIONS = ("paper", "certified")
 SIMPLEX_TOL = 1e-9          # |sum x - 1| and negative entries tolerated in an input point
 LIPSCHITZ_RTOL = 1e-12      # rounding slack when checking a gradient against L0
+QP_KKT_TOL = 1e-9           # simplex_qp_min accepts a KKT residual <= this: its value is within (2 + |lambda|) tau
 
 
 # ---------------------------------------------------------------------------
@@ -278,7 +279,11 @@ def simplex_qp_min(Q, c) -> np.ndarray:
     """argmin over Delta_d of (1/2) z^T Q z + c^T z, Q PSD, by enumerating supports (KKT on each face).
 
     Exact up to rounding; meant for d <= 12 (tests). When Q = 0 the minimum is at a vertex.
-    Raises SolverError when no support satisfies the KKT conditions within 1e-9.
+    A support is accepted when its KKT conditions hold within tau = ``QP_KKT_TOL``: stationarity and
+    sum z = 1 to tau, every gradient entry at least the multiplier lambda - tau. The returned z then has
+    |f(z) - min f| <= (2 + |lambda|) tau + O(tau^2) (convexity: f(z) - f(z*) <= <grad f(z), z - z*>, and
+    the sum of z is off by at most tau), with |lambda| <= max_i |grad f(z)_i|.
+    Raises SolverError when no support satisfies the KKT conditions within tau.
     """
     Q, c = np.asarray(Q, float), np.asarray(c, float)
     d = c.size
@@ -299,19 +304,19 @@ def simplex_qp_min(Q, c) -> np.ndarray:
             M[k, :k] = 1.0
             rhs = np.concatenate([-c[S], [1.0]])
             sol = np.linalg.lstsq(M, rhs, rcond=None)[0]
-            if np.abs(M @ sol - rhs).max() > 1e-9 or sol[:k].min() < -1e-12:
+            if np.abs(M @ sol - rhs).max() > QP_KKT_TOL or sol[:k].min() < -1e-12:
                 continue
             z = np.zeros(d)
             z[S] = np.maximum(sol[:k], 0.0)
             grad = Q @ z + c
             lam = -sol[k]
-            if grad.min() < lam - 1e-9:      # some coordinate outside S would decrease the objective
+            if grad.min() < lam - QP_KKT_TOL:   # some coordinate outside S would decrease the objective
                 continue
             val = 0.5 * z @ Q @ z + c @ z
             if val < best_val:
                 best, best_val = z, val
     if best is None:
-        raise SolverError("simplex_qp_min: no support satisfies the KKT conditions within 1e-9")
+        raise SolverError(f"simplex_qp_min: no support satisfies the KKT conditions within {QP_KKT_TOL:g}")
     return best
 
 
