@@ -15,6 +15,7 @@ auditor, sits above the algorithms: it runs them and reads their results.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import re
@@ -195,6 +196,24 @@ def law_check_power(case: VectorCase, factor: float = 0.8, repeats: int = 100, a
     return rejected, repeats
 
 
+# The reference's side of the law and privacy checks, kept only inside reference_side_cache() (None: off).
+_REFERENCE_SIDE: dict | None = None
+
+
+@contextlib.contextmanager
+def reference_side_cache():
+    """Within the block, the reference's side of :func:`distribution_check` (its sample) and the privacy
+    control (the reference at a scaled noise, :class:`ScaledNoise`) are computed once per case, run count
+    and seed, and reused. For running many candidates against the same cases (the conform kill matrix,
+    reference/mutants/conform.py); off by default, so that a change to the reference is always seen."""
+    global _REFERENCE_SIDE
+    previous, _REFERENCE_SIDE = _REFERENCE_SIDE, ({} if _REFERENCE_SIDE is None else _REFERENCE_SIDE)
+    try:
+        yield
+    finally:
+        _REFERENCE_SIDE = previous
+
+
 def privacy_check(case: VectorCase, function: Callable, runs: int | None = None, beta: float = 0.05,
                   seed: int = 20261123) -> tuple[bool, float, str]:
     """Empirical privacy of ``function`` at the case's worst neighbouring pair.
@@ -205,6 +224,16 @@ def privacy_check(case: VectorCase, function: Callable, runs: int | None = None,
     on epsilon (or mu). The check fails when the lower bound exceeds the claim: a false alarm
     against a private candidate has probability at most beta. Returns (passed, lower bound, message).
     """
+    if _REFERENCE_SIDE is not None and isinstance(function, ScaledNoise) and function.case is case:
+        key = ("privacy", case.algorithm, case.name, function.factor, runs, beta, seed)
+        if key not in _REFERENCE_SIDE:
+            _REFERENCE_SIDE[key] = _privacy_check(case, function, runs, beta, seed)
+        return _REFERENCE_SIDE[key]
+    return _privacy_check(case, function, runs, beta, seed)
+
+
+def _privacy_check(case: VectorCase, function: Callable, runs: int | None = None, beta: float = 0.05,
+                   seed: int = 20261123) -> tuple[bool, float, str]:
     from .audit.cases import HeldOut
     from .audit.stats import distinguish
 
@@ -263,7 +292,13 @@ def distribution_check(case: VectorCase, function: Callable, n_runs: int | None 
         return np.array(values)
 
     try:
-        ours = sample(reference, children[:n_runs])
+        key = ("law", case.algorithm, case.name, n_runs, seed)
+        if _REFERENCE_SIDE is not None and key in _REFERENCE_SIDE:
+            ours = _REFERENCE_SIDE[key]
+        else:
+            ours = sample(reference, children[:n_runs])
+            if _REFERENCE_SIDE is not None:
+                _REFERENCE_SIDE[key] = ours
         theirs = sample(function, children[n_runs:])
     except ParameterError:
         raise

@@ -100,3 +100,18 @@ def test_the_whole_conform_kill_matrix():
     results = run_conform_matrix(observable_mutants())
     unexplained = [(r.mutant.id, r.status, r.detail) for r in results if r.status != "rejected" and not r.note]
     assert not unexplained
+
+
+def test_reference_side_cache_is_opt_in_and_reused():
+    import reference.vectors as vectors
+    from reference.vectors import cases, distribution_check, reference_side_cache, resolve
+
+    case = [c for c in cases("core:laplace_mechanism") if c.statistic is not None][0]
+    assert vectors._REFERENCE_SIDE is None
+    with reference_side_cache():
+        first = distribution_check(case, resolve(case.reference), n_runs=200)
+        (key,) = [k for k in vectors._REFERENCE_SIDE if k[0] == "law"]
+        cached = vectors._REFERENCE_SIDE[key]
+        assert distribution_check(case, resolve(case.reference), n_runs=200) == first
+        assert vectors._REFERENCE_SIDE[key] is cached
+    assert vectors._REFERENCE_SIDE is None

@@ -233,17 +233,20 @@ def run_conform_matrix(mutants: list[Mutant], *, first: bool = False, timeout: f
                        workers: int = 1, progress=None) -> list[ConformMutantResult]:
     """:func:`conform_mutant` for each mutant; results in input order. ``workers=1``: one after the other
     in this process (the copies import side by side and are removed after each); more: a process pool."""
+    from ..vectors import reference_side_cache
+
     if workers <= 1:
         results = []
-        for m in mutants:
-            r = conform_mutant(m, first=first, timeout=timeout)
-            results.append(r)
-            if progress is not None:
-                progress(r)
+        with reference_side_cache():     # the reference's side of law / privacy checks, once per case
+            for m in mutants:
+                r = conform_mutant(m, first=first, timeout=timeout)
+                results.append(r)
+                if progress is not None:
+                    progress(r)
         return results
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_cache_in_worker) as pool:
         futures = [pool.submit(conform_mutant, m, first=first, timeout=timeout) for m in mutants]
         results = []
         for future in futures:
@@ -251,6 +254,12 @@ def run_conform_matrix(mutants: list[Mutant], *, first: bool = False, timeout: f
             if progress is not None:
                 progress(results[-1])
     return results
+
+
+def _cache_in_worker() -> None:
+    from ..vectors import reference_side_cache
+
+    reference_side_cache().__enter__()     # for the worker's lifetime
 
 
 # ---- reports
