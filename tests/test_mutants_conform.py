@@ -37,6 +37,8 @@ def test_conform_ids_from_the_target_or_its_conform_function():
     assert conform_ids(MUTANTS["lasso-M13"]) == ["lasso:Algorithm 2"]
     # lasso:Corollary 2.7 is private_lasso, the function the lasso:Algorithm 2 cases run
     assert conform_ids(MUTANTS["lasso-M23"]) == ["lasso:Algorithm 2"]
+    # core:binary_tree is no registered id: the cases whose function lives in the edited tree.py
+    assert conform_ids(MUTANTS["core-M63"]) == ["core:private_prefix_sums"]
     no_cases = [m for m in all_mutants() if m.target == "core:accounting"]
     assert no_cases and all(conform_ids(m) == [] for m in no_cases)
     assert conform_mutant(no_cases[0]).status == "no-cases"

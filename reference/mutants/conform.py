@@ -85,7 +85,9 @@ class ConformMutantResult:
 def conform_ids(mutant: Mutant) -> list[str]:
     """The conform ids whose vector cases run the mutant's target: the target itself when it has cases;
     otherwise the ids whose cases call the target's registered function (``lasso:Corollary 2.7`` is
-    ``private_lasso``, the function the ``lasso:Algorithm 2`` cases run)."""
+    ``private_lasso``, the function the ``lasso:Algorithm 2`` cases run); for a target that is no
+    registered id (``core:binary_tree``), the ids whose cases' function is defined in the edited file
+    (``reference.privacy.tree:private_prefix_sums``)."""
     from ..claims import all_algorithms, all_building_blocks
     from ..vector_cases import CASES
 
@@ -93,8 +95,10 @@ def conform_ids(mutant: Mutant) -> list[str]:
     if mutant.target in ids:
         return [mutant.target]
     functions = {f"{a.paper}:{a.number}": a.function for a in (*all_algorithms(), *all_building_blocks())}
-    function = functions.get(mutant.target)
-    return sorted({c.algorithm for c in CASES if function is not None and c.reference == function})
+    if mutant.target in functions:
+        return sorted({c.algorithm for c in CASES if c.reference == functions[mutant.target]})
+    module = mutant.file.removesuffix(".py").replace("/", ".")
+    return sorted({c.algorithm for c in CASES if c.reference.partition(":")[0] == module})
 
 
 def _package_dir() -> Path:
