@@ -127,6 +127,183 @@ def rate_control_trial(n, rng, *, k: float = 4.0, rho: float = 1e-4):
     return abs(float(est) - mu[0])
 
 
+# ---------------------------------------------------------------------------
+# White-box rows (reference/audit/whitebox.py)
+#
+# CDP-SCO (Algorithm 2): the transcript is the T noisy gradient estimates g_t = CWME(w_{t-1} - X) + N(0, sigma^2),
+# each given the earlier ones (w_{t-1} is a function of them). On W = the ball of radius 5 the median bucket is
+# always bucket 2 and the changed record's clipped gradient is -+30 there, so every step's mean moves by exactly
+# 6 tau / b = 15 whatever w is: the transcript is a Gaussian shift with mu = sqrt(T) 15 / sigma (the ledger's).
+# DPCWME: one Laplace release of Algorithm 3 at the pair moving it by its sensitivity 15.
+
+WB_SCO = dict(T=10, eta=1e-3, radius=5.0)
+
+
+def wb_sco_sigma(factor: float = 1.0) -> float:
+    from ..algorithms import heavy_tailed as ht
+
+    return factor * ht.certified_sigma(15.0, RHO / WB_SCO["T"])
+
+
+def cwme_vectorised(G) -> np.ndarray:
+    """Algorithm 3 on each row of G (runs x n records, d = 1): the median of the m = 3 bucket means of the clipped
+    records (the package's high_dimensional_mean at beta = 0.95, vectorised; tied to it by a test)."""
+    G = np.asarray(G, dtype=float)
+    runs, n = G.shape
+    m = 3
+    b = n // m
+    Z = np.clip(G[:, :m * b], -3.0 * TAU, 3.0 * TAU).reshape(runs, m, b)
+    means = Z.sum(axis=2) / b
+    a, c, e = means[:, 0], means[:, 1], means[:, 2]
+    return np.maximum(np.minimum(a, c), np.minimum(np.maximum(a, c), e))      # the middle of three, exactly
+
+
+def _sco_project(w):
+    r = WB_SCO["radius"]
+    return np.where(np.abs(w) > r, np.sign(w) * r, w)
+
+
+def sco_vectorised(X, rng, n, *, sigma: float):
+    """n runs of Algorithm 2's oracle releases g_1..g_T at once (CDPCWME at rho/T with the given sigma, d = 1,
+    squared loss, W the ball of radius 5, w^0 = 0): run i's T draws are row i of one (n, T) array, the order of n
+    line-by-line cdp_sco runs (tests/heavy_tailed/test_whitebox.py)."""
+    X = np.asarray(X, dtype=float)[:, 0]
+    T, eta = WB_SCO["T"], WB_SCO["eta"]
+    z = rng.standard_normal((n, T))
+    w = np.zeros(n)
+    out = np.empty((n, T))
+    for t in range(T):
+        g = cwme_vectorised(w[:, None] - X[None, :]) + sigma * z[:, t]
+        out[:, t] = g
+        w = _sco_project(w - eta * g)
+    return out
+
+
+def sco_one_run(X, rng, *, sigma: float):
+    """One line-by-line run of cdp_sco (sigma through its oracle's rho) returning its oracle releases, read off the
+    iterates."""
+    from ..algorithms import heavy_tailed as ht
+    from ..geometry.sets import L2Ball
+
+    T, eta = WB_SCO["T"], WB_SCO["eta"]
+    rho = RHO * (wb_sco_sigma() / sigma) ** 2
+    res = ht.cdp_sco(X, ht.squared_loss_gradients, L2Ball(1, WB_SCO["radius"]), rho, T, eta, rng, tau=TAU,
+                     beta=0.95, calibration="certified")
+    w = res.iterates[:, 0]
+    return (w[:-1] - w[1:]) / eta        # g_t = (w_{t-1} - w_t) / eta: the projection never acts here (|w| << 5)
+
+
+def sco_llr(releases):
+    """ln p_{D'}/p_D of the releases: the means at w_{t-1} on both sets, w replayed from the earlier releases."""
+    from .whitebox import gaussian_llr
+
+    g = np.asarray(releases, dtype=float)
+    X1, X2 = sco_pair_wb()
+    w = np.zeros(g.shape[0])
+    total = np.zeros(g.shape[0])
+    for t in range(g.shape[1]):
+        m1 = cwme_vectorised(w[:, None] - X1[None, :, 0])
+        m2 = cwme_vectorised(w[:, None] - X2[None, :, 0])
+        total += gaussian_llr(g[:, t:t + 1], m1[:, None], m2[:, None], wb_sco_sigma())
+        w = _sco_project(w - WB_SCO["eta"] * g[:, t])
+    return total
+
+
+def sco_pair_wb():
+    """sco_pair with the changed record at -1e6 on D and +1e6 on D' (so the statistic grows towards D')."""
+    X1, X2 = sco_pair()
+    return X2, X1
+
+
+def sco_wb_exact() -> float:
+    from .whitebox import gaussian_mu, gdp_epsilon
+
+    return gdp_epsilon(gaussian_mu([15.0] * WB_SCO["T"], wb_sco_sigma()), DELTA)
+
+
+def sco_wb_certified() -> float:
+    from ..algorithms import heavy_tailed as ht
+    from ..geometry.sets import L2Ball
+    from ..privacy import accounting
+
+    res = ht.cdp_sco(sco_pair_wb()[0], ht.squared_loss_gradients, L2Ball(1, WB_SCO["radius"]), RHO, WB_SCO["T"],
+                     WB_SCO["eta"], np.random.default_rng(0), tau=TAU, beta=0.95, calibration="certified")
+    return accounting.certify(res.ledger, DELTA).epsilon
+
+
+def dpcwme_scale(factor: float = 1.0) -> float:
+    from ..algorithms import heavy_tailed as ht
+
+    return factor * ht.certified_laplace_scale(15.0, EPS)
+
+
+def dpcwme_vectorised(X, rng, n, *, scale: float):
+    """n DPCWME releases at once: Algorithm 3 (once: it is deterministic) plus Lap(scale) per run, the draws
+    n line-by-line runs take from one generator (tests/heavy_tailed/test_whitebox.py)."""
+    from ..algorithms import heavy_tailed as ht
+
+    mu_hat = ht.high_dimensional_mean(X, TAU, 0.95)
+    return mu_hat + rng.laplace(0.0, scale, (n,) + mu_hat.shape)
+
+
+def dpcwme_llr(releases):
+    from ..algorithms import heavy_tailed as ht
+    from .whitebox import laplace_llr
+
+    X1, X2 = cwme_pair()
+    return laplace_llr(releases, ht.high_dimensional_mean(X2, TAU, 0.95), ht.high_dimensional_mean(X1, TAU, 0.95),
+                       dpcwme_scale())                # D = X2 (record -1e9), D' = X1
+
+
+def dpcwme_exact() -> float:
+    from ..algorithms import heavy_tailed as ht
+    from .whitebox import laplace_shift_epsilon
+
+    X1, X2 = cwme_pair()
+    shift = float(abs(ht.high_dimensional_mean(X1, TAU, 0.95) - ht.high_dimensional_mean(X2, TAU, 0.95))[0])
+    return laplace_shift_epsilon(shift, dpcwme_scale(), 0.0)
+
+
+def whitebox_cases() -> list:
+    from .cases import Bonferroni
+    from .whitebox import gaussian_mu, gaussian_thresholds
+
+    mu = gaussian_mu([15.0] * WB_SCO["T"], wb_sco_sigma())
+    X1, X2 = sco_pair_wb()
+    sco = PrivacyCase(
+        claim="heavy_tailed:Lemma 5.1",
+        title=f"Algorithm 2 transcript (T = {WB_SCO['T']} oracle releases), certified, W = ball of radius "
+              f"{WB_SCO['radius']:g}, transcript LLR",
+        sampler=functools.partial(sco_vectorised, sigma=wb_sco_sigma()), statistic=sco_llr,
+        dataset=X1, neighbour=X2,
+        claimed_epsilon=claimed_epsilon(), claimed_delta=DELTA, gaussian_mu=mu,
+        certify=sco_wb_certified, exact=sco_wb_exact,
+        negative_control=functools.partial(sco_vectorised, sigma=wb_sco_sigma(0.5)),
+        negative_control_note="half the certified noise (every call at 4 rho / T)",
+        thresholds=gaussian_thresholds(mu), mu_thresholds=gaussian_thresholds(mu, midpoint=True),
+        samples=400_000, quick_samples=100_000, chunk=50_000, in_quick=False,     # mu = 1: 4e5 measure it to 1%
+        worst_case="on the radius-5 ball the median bucket is bucket 2 at every w and the changed record's clipped "
+                   "gradient is -+30 there: every step's mean moves by exactly 6 tau / b = 15",
+        calibration="certified", audit="white-box", tightness_target=0.9,
+    )
+    X1, X2 = cwme_pair()
+    dp = PrivacyCase(
+        claim="heavy_tailed:Theorem 4.1 DP",
+        title="DPCWME release, d=1 n=12 m=3 tau=10, worst pair, certified noise, vectorised, LLR",
+        sampler=functools.partial(dpcwme_vectorised, scale=dpcwme_scale()), statistic=dpcwme_llr,
+        dataset=X2, neighbour=X1,
+        claimed_epsilon=EPS, certify=functools.partial(certified_epsilon, "dpcwme", "certified"), exact=dpcwme_exact,
+        negative_control=functools.partial(dpcwme_vectorised, scale=dpcwme_scale(0.5)),
+        negative_control_note="half the certified noise",
+        thresholds=Bonferroni(thresholds=(1.0 - 1e-9,), events=("upper",), orders=("forward",)),
+        samples=1_000_000, quick_samples=200_000, chunk=250_000,
+        worst_case="as for CDPCWME: Algorithm 3 moves by its sensitivity 15; the LLR is (|o - m| - |o - m'|)/b, "
+                   "largest (= eps) beyond both means",
+        calibration="certified", audit="white-box", tightness_target=0.75,
+    )
+    return [sco, dp]
+
+
 def audit_cases() -> list:
     cases = []
     claimed = claimed_epsilon()
@@ -201,4 +378,4 @@ def audit_cases() -> list:
         negative_control=rate_control_trial,
         negative_control_note="Theorem 4.1's sigma with the bucket count m in place of n (error grows like n^(1/4))",
     ))
-    return cases
+    return cases + whitebox_cases()

@@ -255,4 +255,14 @@ MUTANTS = (
                 "noisy[-1] = mu_hat[-1] + 0.5 * (noisy[-1] - mu_hat[-1])",
         checks=(f"{EST}::test_the_recorded_noise_is_the_noise_added",),
     ),
+    Mutant(
+        id="heavy_tailed-M35", target="heavy_tailed:Algorithm 2", bug_class="noise-dependence",
+        description="Algorithm 1 seeds one generator before the loop and re-creates it at every oracle call: every "
+                    "step's noise is the same draw (each step's law intact, the ledger intact)",
+        file=F, find="        g = np.asarray(oracle(G, rng, own), dtype=float)\n",
+        replace="        if t == 1:\n            seed = int(rng.integers(2 ** 63))\n"
+                "        g = np.asarray(oracle(G, np.random.default_rng(seed), own), dtype=float)\n",
+        checks=("tests/heavy_tailed/test_whitebox.py::test_line_by_line_oracle_noise_is_independent_across_steps",),
+        fast=True,
+    ),
 )
