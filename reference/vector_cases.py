@@ -418,5 +418,7 @@ CASES += [
 # ---- the cases added per paper in their own modules (reference/vector_cases_<paper>.py); their conform
 # functions are named by those modules' paths.
 from . import vector_cases_core as _core  # noqa: E402
+from . import vector_cases_erm_geometry as _erm_geometry  # noqa: E402
+from . import vector_cases_lasso as _lasso  # noqa: E402
 
-CASES += _core.CASES
+CASES += _core.CASES + _erm_geometry.CASES + _lasso.CASES

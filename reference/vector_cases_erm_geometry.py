@@ -1,0 +1,219 @@
+"""Test-vector cases of ``erm_geometry`` (Talwar-Thakurta-Zhang, private ERM beyond the worst case):
+Algorithm 1 of Section 3.3 (noisy, non-private mirror descent), Algorithm 2 (objective perturbation),
+Algorithm 3 (Frank-Wolfe), Algorithm 4 (private Frank-Wolfe over a polytope) and Algorithm 5 (private
+Frank-Wolfe over a general convex set). Algorithm 1 (private) is in :mod:`reference.vector_cases`.
+
+Every conform function takes plain arrays and numbers: the data X (one record per row), the labels y,
+and names for the set (``geometry``) and the paper's options. The loss is always erm_geometry's
+eq. (22), l(theta; (x, y)) = 1/2 (<x, theta> - y)^2, on rows with ||x||_2 = 1 and |y| <= 1, over unit
+balls, where it is 2-Lipschitz in l2 (|<x, theta> - y| <= 2) and in l_inf (|x_j| <= 1). docs/vectors.md
+says, per algorithm, what is replayed and in which order.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .errors import ParameterError
+from .vectors import VectorCase
+
+_HERE = "reference.vector_cases_erm_geometry"
+LIPSCHITZ = 2.0     # declared l2 (and l_inf) Lipschitz constant of eq. (22) on this data over unit balls
+
+
+def _data(X, y):
+    return np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+
+
+def _ball(geometry: str, p: int):
+    from .geometry.sets import L1Ball, L2Ball
+
+    sets = {"l1": L1Ball, "l2": L2Ball}
+    if geometry not in sets:
+        raise ParameterError("geometry", f"one of {sorted(sets)}", geometry)
+    return sets[geometry](p, 1.0)
+
+
+def _potential(geometry: str, p: int):
+    from .algorithms import erm_geometry as eg
+    from .geometry.sets import L1Ball, L2Ball
+
+    potentials = {"l1-lq": lambda: eg.LqPotential(L1Ball(p, 1.0)),
+                  "l2-euclidean": lambda: eg.EuclideanPotential(L2Ball(p, 1.0))}
+    if geometry not in potentials:
+        raise ParameterError("geometry", f"one of {sorted(potentials)}", geometry)
+    return potentials[geometry]()
+
+
+def _loss():
+    """eq. (22), :class:`reference.losses.SquaredLoss` with scale 1/2 and its per-record gradients computed
+    at once (the algorithms check each against the declared Lipschitz constant, every step)."""
+    from .losses import SquaredLoss
+
+    class Eq22(SquaredLoss):
+        def gradients(self, theta, X, y):
+            return (2.0 * self.scale) * (X @ np.asarray(theta, dtype=float) - y)[:, None] * X
+
+    return Eq22(scale=0.5)
+
+
+# ---- conform functions
+
+
+def mirror_descent_noisy_oracle(X, y, T, eta, noise_cov, geometry, rng):
+    """erm_geometry Algorithm 1 as Section 3.3 runs it (Corollary 3.6): the mirror-descent loop with the
+    gradient oracle's noise b_t ~ N(0, Sigma), no privacy. ``noise_cov`` is Sigma: a number s (s I) or a
+    (p, p) PSD matrix; b_t = Sigma^(1/2) z_t with the symmetric square root and z_t = rng.standard_normal(p).
+    ``geometry``: ``"l1-lq"`` or ``"l2-euclidean"`` as for ``erm_geometry:Algorithm 1``. Returns theta."""
+    from .algorithms import erm_geometry as eg
+
+    X, y = _data(X, y)
+    return eg.noisy_mirror_descent_nonprivate(X, y, _loss(), _potential(geometry, X.shape[1]), T=T, eta=eta,
+                                              noise_cov=noise_cov, rng=rng, lipschitz=LIPSCHITZ).theta
+
+
+def objective_perturbation_squared_loss(X, y, epsilon, delta, geometry, calibration, rng):
+    """erm_geometry Algorithm 2 (objective perturbation) of eq. (22) over the unit ``geometry`` ball
+    (``"l1"`` or ``"l2"``), lambda_max = 1 (the Hessian x x^T of a unit row), lambda_min = 0, theta_0 = 0;
+    ``calibration`` "paper" (line 2 as printed: refuted, emits a PrivacyWarning) or "certified" (KST12).
+    One draw: b = sigma * rng.standard_normal(p). Returns theta_priv, the minimiser of
+    L(theta; D) + zeta/2 ||theta||^2 + <b, theta> over the ball to a Frank-Wolfe gap <= 1e-12."""
+    from .algorithms import erm_geometry as eg
+
+    X, y = _data(X, y)
+    return eg.objective_perturbation(X, y, _loss(), _ball(geometry, X.shape[1]), epsilon=epsilon, delta=delta,
+                                     lipschitz=LIPSCHITZ, lambda_max=1.0, lambda_min=0.0, rng=rng,
+                                     calibration=calibration, tol=OP_GAP).theta
+
+
+def frank_wolfe_squared_loss(X, y, T, theta1, geometry, step_size, rng):
+    """erm_geometry Algorithm 3 (Frank-Wolfe, deterministic; ``rng`` is accepted and not used) on eq. (22)
+    over the unit ``geometry`` ball from ``theta1``; ``step_size`` "paper" (Theorem 5.2's mu = 1/T) or
+    "2/(t+2)". Returns theta_T after T - 1 steps."""
+    from .algorithms import erm_geometry as eg
+
+    X, y = _data(X, y)
+    loss = _loss()
+
+    def gradient(theta):
+        return eg.check_loss_is_declared_lipschitz(loss, theta, X, y, LIPSCHITZ).mean(axis=0)
+
+    return eg.frank_wolfe(gradient, _ball(geometry, X.shape[1]), np.asarray(theta1, dtype=float), T,
+                          step_size=step_size, keep_iterates=False).theta
+
+
+def private_frank_wolfe_l1_squared_loss(X, y, epsilon, delta, T, calibration, selection, step_size, rng):
+    """erm_geometry Algorithm 4 on eq. (22) over the unit l1 ball, S = {e_1..e_p, -e_1..-e_p} in that order,
+    L_1 = 2, theta_1 = 0; ``calibration`` "paper" / "certified", ``selection`` "laplace" / "gumbel",
+    ``step_size`` "paper" (mu = 1/(T+2)) or "2/(t+2)". Returns theta_T."""
+    from .algorithms import erm_geometry as eg
+    from .geometry.sets import L1Ball
+
+    X, y = _data(X, y)
+    return eg.private_frank_wolfe_polytope(X, y, _loss(), L1Ball(X.shape[1], 1.0), epsilon=epsilon, delta=delta,
+                                           lipschitz_l1=LIPSCHITZ, T=T, rng=rng, calibration=calibration,
+                                           selection=selection, step_size=step_size, keep_iterates=False).theta
+
+
+def private_frank_wolfe_general_squared_loss(X, y, epsilon, delta, T, geometry, calibration, rng):
+    """erm_geometry Algorithm 5 on eq. (22) over the unit ``geometry`` ball (``"l1"`` or ``"l2"``), L_2 = 2,
+    theta_1 = LMO(1, ..., 1) (the default), mu = 1/(T+2) as printed; ``calibration`` "paper" (line 3's
+    printed sigma) or "certified". Returns theta_T."""
+    from .algorithms import erm_geometry as eg
+
+    X, y = _data(X, y)
+    return eg.private_frank_wolfe_general(X, y, _loss(), _ball(geometry, X.shape[1]), epsilon=epsilon,
+                                          delta=delta, lipschitz=LIPSCHITZ, T=T, rng=rng, calibration=calibration,
+                                          keep_iterates=False).theta
+
+
+# ---- inputs
+
+OP_GAP = 1e-12      # the Frank-Wolfe gap objective perturbation's solver must reach
+
+
+def _unit_rows(n: int, p: int, seed: int) -> dict:
+    gen = np.random.default_rng(seed)
+    X = gen.normal(size=(n, p))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)           # ||x||_2 = 1, so |x_j| <= 1
+    return {"X": X, "y": gen.uniform(-1.0, 1.0, size=n)}
+
+
+def _first(out) -> float:
+    return float(np.asarray(out)[0])
+
+
+def _op_tolerance(n: int, epsilon: float) -> float:
+    """Two minimisers of the perturbed objective, each certified to a Frank-Wolfe gap <= OP_GAP, differ by
+    at most 2 sqrt(2 OP_GAP / zeta): the objective is zeta-strongly convex, zeta = 2 lambda_max / (n eps)."""
+    zeta = 2.0 * 1.0 / (n * epsilon)
+    return 2.0 * math.sqrt(2.0 * OP_GAP / zeta)
+
+
+_COV = np.array([[0.05, 0.01, 0.0, 0.0, 0.0], [0.01, 0.04, 0.0, 0.0, 0.0], [0.0, 0.0, 0.03, 0.0, 0.0],
+                 [0.0, 0.0, 0.0, 0.02, 0.005], [0.0, 0.0, 0.0, 0.005, 0.02]])
+
+CASES: list[VectorCase] = [
+    # ---- Algorithm 1, Section 3.3: b_t = Sigma^(1/2) standard_normal(p), one draw of p per step
+    VectorCase(
+        algorithm="erm_geometry:Algorithm 1 (Section 3.3)", name=f"{geometry}-{kind}-n40-p5-T10",
+        reference=f"{_HERE}:mirror_descent_noisy_oracle",
+        make_kwargs=(lambda geometry=geometry, cov=cov: {**_unit_rows(40, 5, 81), "T": 10, "eta": 0.3,
+                                                         "noise_cov": cov, "geometry": geometry}),
+        seed=80, array_args=("X", "y", "noise_cov"), statistic=_first, n_runs=400, noise_knob=("noise_cov", 0.5),
+        # the symmetric square root (eigendecomposition) and, for l1-lq, the mirror step's root find:
+        # a port agrees to rounding
+        rtol=1e-9, atol=1e-12,
+    )
+    for geometry, kind, cov in (("l2-euclidean", "scalar-cov", 0.25), ("l1-lq", "full-cov", _COV))
+] + [
+    # ---- Algorithm 2: one draw b = sigma standard_normal(p); the output is an argmin (solver tolerance)
+    VectorCase(
+        algorithm="erm_geometry:Algorithm 2", name=f"{geometry}-{calibration}-n60-p5",
+        reference=f"{_HERE}:objective_perturbation_squared_loss",
+        make_kwargs=(lambda geometry=geometry, calibration=calibration: {
+            **_unit_rows(60, 5, 82), "epsilon": 1.0, "delta": 1e-5, "geometry": geometry,
+            "calibration": calibration}),
+        seed=81, array_args=("X", "y"), statistic=_first, n_runs=200, noise_knob=("epsilon", -1.0),
+        rtol=0.0, atol=_op_tolerance(60, 1.0),
+    )
+    for geometry, calibration in (("l2", "certified"), ("l2", "paper"), ("l1", "certified"))
+] + [
+    # ---- Algorithm 3: deterministic (no draws), exact up to rounding
+    VectorCase(
+        algorithm="erm_geometry:Algorithm 3", name=f"{geometry}-{step.replace('/', '_')}-n50-p6-T15",
+        reference=f"{_HERE}:frank_wolfe_squared_loss",
+        make_kwargs=(lambda geometry=geometry, step=step: {
+            **_unit_rows(50, 6, 83), "T": 15, "theta1": np.r_[1.0, np.zeros(5)], "geometry": geometry,
+            "step_size": step}),
+        seed=82, array_args=("X", "y", "theta1"), rtol=1e-12, atol=1e-13,
+    )
+    for geometry, step in (("l1", "paper"), ("l1", "2/(t+2)"), ("l2", "2/(t+2)"))
+] + [
+    # ---- Algorithm 4: per step one laplace (or gumbel) draw of shape (1, 2p), selection argmax(-score + z)
+    VectorCase(
+        algorithm="erm_geometry:Algorithm 4", name=f"{selection}-{calibration}-{step.replace('/', '_')}-n300-p5-T10",
+        reference=f"{_HERE}:private_frank_wolfe_l1_squared_loss",
+        make_kwargs=(lambda selection=selection, calibration=calibration, step=step: {
+            **_unit_rows(300, 5, 84), "epsilon": 2.0, "delta": 1e-5, "T": 10, "calibration": calibration,
+            "selection": selection, "step_size": step}),
+        seed=83, array_args=("X", "y"), statistic=_first, n_runs=400, noise_knob=("epsilon", -1.0),
+        rtol=1e-12, atol=1e-13,
+    )
+    for selection, calibration, step in (("laplace", "paper", "paper"), ("laplace", "certified", "2/(t+2)"),
+                                         ("gumbel", "certified", "2/(t+2)"))
+] + [
+    # ---- Algorithm 5: per step one standard_normal(p) draw (times sigma), then the ball's exact LMO
+    VectorCase(
+        algorithm="erm_geometry:Algorithm 5", name=f"{geometry}-{calibration}-n300-p5-T10",
+        reference=f"{_HERE}:private_frank_wolfe_general_squared_loss",
+        make_kwargs=(lambda geometry=geometry, calibration=calibration: {
+            **_unit_rows(300, 5, 85), "epsilon": 2.0, "delta": 1e-5, "T": 10, "geometry": geometry,
+            "calibration": calibration}),
+        seed=84, array_args=("X", "y"), statistic=_first, n_runs=400, noise_knob=("epsilon", -1.0),
+        rtol=1e-12, atol=1e-13,
+    )
+    for geometry, calibration in (("l2", "paper"), ("l2", "certified"), ("l1", "certified"))
+]

@@ -1,0 +1,126 @@
+"""Test-vector cases of ``lasso`` (Talwar-Thakurta-Zhang, nearly-optimal private LASSO): Algorithm 1
+(Frank-Wolfe), Corollary 2.7 (private LASSO with Theorem 2.5's horizon) and Theorem 2.6 (private
+Frank-Wolfe over a general convex set). Algorithm 2 is in :mod:`reference.vector_cases`.
+
+The objective is the paper's eq. (2), L(theta; D) = (1/n) sum_i (<x_i, theta> - y_i)^2, on data with
+|x_ij| <= 1 and |y_i| <= 1. docs/vectors.md says what each case replays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import AssumptionViolation, ParameterError
+from .vectors import VectorCase
+
+_HERE = "reference.vector_cases_lasso"
+
+
+def _lasso_data(n: int, p: int, seed: int) -> dict:
+    """A small LASSO instance in the paper's domain (|X_ij| <= 1, |y_i| <= 1), fixed by seed."""
+    gen = np.random.default_rng(seed)
+    X = gen.uniform(-1.0, 1.0, size=(n, p))
+    theta_star = np.zeros(p)
+    theta_star[0] = 0.6
+    y = X @ theta_star + 0.1 * gen.uniform(-1.0, 1.0, size=n)      # |y| <= 0.7
+    return {"X": X, "y": y}
+
+
+# ---- conform functions
+
+
+def lasso_frank_wolfe(X, y, T, radius, rng):
+    """lasso Algorithm 1 (deterministic; ``rng`` is accepted and not used) on eq. (2) over the l1 ball of
+    ``radius``: theta_1 = 0, mu_t = 2/(t+2), the LMO over S = {c e_1..c e_p, -c e_1..-c e_p} with the
+    lowest index winning ties. Returns theta_T after T - 1 steps."""
+    from .algorithms import lasso
+
+    return lasso.frank_wolfe_lasso(np.asarray(X, dtype=float), np.asarray(y, dtype=float), T, radius=radius,
+                                   keep_iterates=False).theta
+
+
+def _sigma(calibration: str, lipschitz: float, T: int, n: int, epsilon: float, delta: float) -> float:
+    from .algorithms import frank_wolfe as fw
+
+    if calibration == "paper":
+        return fw.paper_gaussian_sigma(lipschitz, T, n, epsilon, delta)
+    if calibration == "certified":
+        return fw.certified_gaussian_sigma(2.0 * lipschitz / n, T, epsilon, delta)
+    raise ParameterError("calibration", "'paper' or 'certified'", calibration)
+
+
+def lasso_private_frank_wolfe_general(X, y, epsilon, delta, T, lipschitz, geometry, radius, calibration, rng):
+    """lasso Theorem 2.6 (the general-convex private Frank-Wolfe, erm_geometry Algorithm 5's pseudocode) on
+    eq. (2) over the ``geometry`` ball (``"l1"`` or ``"l2"``) of ``radius``: theta_1 = 0, mu_t = 2/(t+2),
+    per step b_t = sigma * rng.standard_normal(p) and the ball's exact LMO of grad L(theta_t; D) + b_t.
+
+    ``lipschitz`` is L_2, the declared l2 bound on every per-record gradient 2 (<x, theta> - y) x over the
+    ball (checked against its supremum 2 (radius ||x||_* + |y|) ||x||_2; nothing is clipped). ``calibration``
+    "paper": sigma^2 = 32 L_2 T ln^2(n/delta) / (n eps)^2 as printed (lasso-E08); "certified": the
+    accountant's smallest sigma for T - 1 Gaussian steps of l2 sensitivity 2 L_2 / n. Returns theta_T."""
+    from .algorithms import frank_wolfe as fw
+    from .algorithms import lasso
+    from .geometry.sets import L1Ball, L2Ball
+
+    X, y = lasso.check_lasso_data(X, y)
+    n, p = X.shape
+    sets = {"l1": (L1Ball, np.inf), "l2": (L2Ball, 2)}
+    if geometry not in sets:
+        raise ParameterError("geometry", f"one of {sorted(sets)}", geometry)
+    kind, dual = sets[geometry]
+    C = kind(p, radius)
+    sup = 2.0 * (radius * np.linalg.norm(X, ord=dual, axis=1) + np.abs(y)) * np.linalg.norm(X, axis=1)
+    if sup.max() > lipschitz * (1 + 1e-12):
+        raise AssumptionViolation(f"every per-record gradient has l2 norm <= L_2 = {lipschitz:g} over C",
+                                  f"record {int(np.argmax(sup))} reaches {sup.max():.6g}; nothing is clipped")
+    sigma = _sigma(calibration, lipschitz, T, n, epsilon, delta)
+    return fw.private_frank_wolfe_general(lasso.LassoGradient(X, y), C, np.zeros(p), T, sigma=sigma,
+                                          l2_sensitivity=2.0 * lipschitz / n, rng=rng, keep_iterates=False,
+                                          claimed=(epsilon, delta)).theta
+
+
+# ---- cases
+
+
+def _first(out) -> float:
+    return float(np.asarray(out)[0])
+
+
+def _theta(result):
+    return result.theta
+
+
+CASES: list[VectorCase] = [
+    VectorCase(
+        algorithm="lasso:Algorithm 1", name=f"n60-p8-T{T}-c{radius:g}", reference=f"{_HERE}:lasso_frank_wolfe",
+        make_kwargs=(lambda T=T, radius=radius: {**_lasso_data(60, 8, 91), "T": T, "radius": radius}),
+        seed=90, array_args=("X", "y"), rtol=1e-12, atol=1e-13,
+    )
+    for T, radius in ((25, 1.0), (12, 0.5))
+] + [
+    # Corollary 2.7: T is Theorem 2.5's (not an input): a port computes it from n, epsilon and the
+    # calibration's Gamma (docs/vectors.md); then T - 1 selections as in lasso:Algorithm 2.
+    VectorCase(
+        algorithm="lasso:Corollary 2.7", name=f"{selection}-{calibration}-n400-p6",
+        reference="reference.algorithms.lasso:private_lasso",
+        make_kwargs=(lambda selection=selection, calibration=calibration: {
+            **_lasso_data(400, 6, 92), "epsilon": 1.0, "delta": 1e-5, "radius": 1.0, "calibration": calibration,
+            "selection": selection}),
+        seed=91, array_args=("X", "y"), output=_theta, statistic=_first, n_runs=400, noise_knob=("epsilon", -1.0),
+        rtol=1e-12, atol=1e-13,
+    )
+    for selection, calibration in (("laplace", "paper"), ("laplace", "certified"), ("gumbel", "certified"))
+] + [
+    VectorCase(
+        algorithm="lasso:Theorem 2.6", name=f"{geometry}-{calibration}-n400-p6-T10",
+        reference=f"{_HERE}:lasso_private_frank_wolfe_general",
+        make_kwargs=(lambda geometry=geometry, calibration=calibration: {
+            **_lasso_data(400, 6, 93), "epsilon": 2.0, "delta": 1e-5, "T": 10,
+            # the domain's bound: 2 (c ||x||_* + 1) ||x||_2 with |x_j| <= 1 (||x||_2 <= sqrt(p))
+            "lipschitz": 2.0 * (1.0 * (1.0 if geometry == "l1" else np.sqrt(6.0)) + 1.0) * np.sqrt(6.0),
+            "geometry": geometry, "radius": 1.0, "calibration": calibration}),
+        seed=92, array_args=("X", "y"), statistic=_first, n_runs=400, noise_knob=("epsilon", -1.0),
+        rtol=1e-12, atol=1e-13,
+    )
+    for geometry, calibration in (("l1", "paper"), ("l1", "certified"), ("l2", "certified"))
+]
