@@ -420,5 +420,7 @@ CASES += [
 from . import vector_cases_core as _core  # noqa: E402
 from . import vector_cases_erm_geometry as _erm_geometry  # noqa: E402
 from . import vector_cases_lasso as _lasso  # noqa: E402
+from . import vector_cases_online as _online  # noqa: E402
+from . import vector_cases_saddle_point as _saddle_point  # noqa: E402
 
-CASES += _core.CASES + _erm_geometry.CASES + _lasso.CASES
+CASES += _core.CASES + _erm_geometry.CASES + _lasso.CASES + _online.CASES + _saddle_point.CASES

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .properties import Holds, ZeroNoise
 from .vectors import VectorCase
 
 _M = "reference.privacy.mechanisms"
@@ -61,13 +62,36 @@ def _prefix_sums(result):
     return result.prefix_sums
 
 
+def _index_in_range(kwargs, out) -> bool:
+    k = np.asarray(kwargs["scores"]).size
+    return float(out) == int(out) and 0 <= int(out) < k
+
+
+def _level_in_range(kwargs, out) -> bool:
+    return float(out) == int(out) and 0 <= int(out) <= kwargs["M"]
+
+
+_MECHANISM = "a mechanism: no convergence claim"
+_SELECTION_NA = {"sparsity": "the output is an index", "rate": _MECHANISM,
+                 "zero-noise": "the scale must be > 0 (scale = 0 is refused, not a noiseless setting)"}
+_SELECTION_INVARIANTS = (Holds(_index_in_range, "the output is the index of one of the k candidates"),)
+
+
+# sigma = 0 is accepted (without a ledger event): the tree then releases the exact prefix sums
+_EXACT_WITHOUT_NOISE = ZeroNoise({"sigma": 0.0}, lambda kw: np.cumsum(np.asarray(kw["xs"], dtype=float), axis=0),
+                                 rtol=1e-12, atol=1e-12, what="the exact prefix sums (np.cumsum)")
+_TREE_NA = {"feasibility": "prefix sums are unconstrained", "sparsity": "the algorithm promises no sparsity",
+            "rate": "a counter: no convergence claim"}
+
 CASES: list[VectorCase] = [
     # ---- report-noisy-min: argmax(-score + Z) (docs/vectors.md: the selection rule a port must use)
     VectorCase(
         algorithm="core:report_noisy_min", name=f"{noise}-five-candidates", reference=f"{_M}:report_noisy_min",
         make_kwargs=(lambda noise=noise: {"scores": np.array(_FIVE), "sensitivity": 1.0, "scale": 2.0,
                                           "noise": noise}),
-        seed=8, array_args=("scores",), noise_knob=("scale", 1.0),
+        seed=8, array_args=("scores",), noise_knob=("scale", 1.0), invariants=_SELECTION_INVARIANTS,
+        not_applicable={**_SELECTION_NA, "law": "replay case (the two-candidates cases carry the law check)",
+                        "privacy": "declared on the two-candidates cases"},
     )
     for noise in ("laplace", "gumbel")
 ] + [
@@ -84,6 +108,7 @@ CASES: list[VectorCase] = [
         neighbour=(lambda noise=noise: {"scores": np.array([1.4, 1.0]), "sensitivity": 1.0, "scale": 1.0,
                                         "noise": noise}),
         claimed_epsilon=2.0, privacy_statistic=_index, privacy_runs=40_000,
+        invariants=_SELECTION_INVARIANTS, not_applicable=_SELECTION_NA,
     )
     for noise in ("laplace", "gumbel")
 ] + [
@@ -91,6 +116,9 @@ CASES: list[VectorCase] = [
     VectorCase(
         algorithm="core:truncated_geometric", name=f"M{M}", reference=f"{_M}:truncated_geometric",
         make_kwargs=(lambda M=M: {"M": M}), seed=10 + M, statistic=_index, n_runs=4000,
+        invariants=(Holds(_level_in_range, "the output is a level in 0..M"),),
+        not_applicable={"privacy": "data-independent (no privacy claim)", "rate": "a sampler: no convergence claim",
+                        "sparsity": "the output is a level", "zero-noise": "a sampler: nothing to switch off"},
     )
     for M in (0, 5, 60)
 ] + [
@@ -102,11 +130,14 @@ CASES: list[VectorCase] = [
         # the worst pair: item 1 moves by the whole sensitivity; it lies in floor(log2 7) + 1 = 3 nodes
         neighbour=lambda: _tree_kwargs(first=-0.5), claimed_mu=np.sqrt(3.0) / _SIGMA_TREE,
         privacy_statistic=_Item1Statistic(7), privacy_runs=20_000,
+        invariants=(_EXACT_WITHOUT_NOISE,), not_applicable=_TREE_NA,
     ),
     VectorCase(
         algorithm="core:private_prefix_sums", name="vector-T5-d2", reference=_TREE,
         make_kwargs=lambda: {"xs": np.array([[0.5, -0.5], [0.25, 0.0], [-0.5, 0.5], [0.0, 0.75], [0.5, 0.5]]),
                              "sigma": 0.5, "sensitivity": 1.0, "norm_bound": 1.0},
-        seed=21, array_args=("xs",), output=_prefix_sums,
+        seed=21, array_args=("xs",), output=_prefix_sums, invariants=(_EXACT_WITHOUT_NOISE,),
+        not_applicable={**_TREE_NA, "law": "replay case (scalar-T7 carries the law check)",
+                        "privacy": "declared on scalar-T7"},
     ),
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import AssumptionViolation, ParameterError
+from .properties import Feasible, Sparse
 from .vectors import VectorCase
 
 _HERE = "reference.vector_cases_lasso"
@@ -90,11 +91,33 @@ def _theta(result):
     return result.theta
 
 
+def _l1_ball(kw):
+    from .geometry.sets import L1Ball
+
+    return L1Ball(np.asarray(kw["X"]).shape[1], kw["radius"])
+
+
+def _ball(kw):
+    from .geometry.sets import L1Ball, L2Ball
+
+    return (L1Ball if kw["geometry"] == "l1" else L2Ball)(np.asarray(kw["X"]).shape[1], kw["radius"])
+
+
+_NOT_PRIVATE = "not private"
+_AUDITED = "no worst pair for full runs at this size; python -m reference audit --paper lasso audits Algorithm 2"
+_TRIVIAL_SPARSITY = "T - 1 >= p here: the sparsity bound would be trivial"
+
 CASES: list[VectorCase] = [
+    # p = 30: theta_T has at most T - 1 nonzeros (theta_1 = 0), below the trivial 30
     VectorCase(
-        algorithm="lasso:Algorithm 1", name=f"n60-p8-T{T}-c{radius:g}", reference=f"{_HERE}:lasso_frank_wolfe",
-        make_kwargs=(lambda T=T, radius=radius: {**_lasso_data(60, 8, 91), "T": T, "radius": radius}),
+        algorithm="lasso:Algorithm 1", name=f"n60-p30-T{T}-c{radius:g}", reference=f"{_HERE}:lasso_frank_wolfe",
+        make_kwargs=(lambda T=T, radius=radius: {**_lasso_data(60, 30, 91), "T": T, "radius": radius}),
         seed=90, array_args=("X", "y"), rtol=1e-12, atol=1e-13,
+        invariants=(Feasible(_l1_ball, what="the l1 ball of radius c"),
+                    Sparse(lambda kw: kw["T"] - 1, what="a convex combination of 0 and T - 1 vertices +-c e_j")),
+        not_applicable={"law": "deterministic: replay compares it exactly", "privacy": _NOT_PRIVATE,
+                        "zero-noise": "no noise",
+                        "rate": "not declared (Theorem 2.2's O(Gamma / T) is checked on the reference, tests/lasso)"},
     )
     for T, radius in ((25, 1.0), (12, 0.5))
 ] + [
@@ -108,6 +131,10 @@ CASES: list[VectorCase] = [
             "selection": selection}),
         seed=91, array_args=("X", "y"), output=_theta, statistic=_first, n_runs=400, noise_knob=("epsilon", -1.0),
         rtol=1e-12, atol=1e-13,
+        invariants=(Feasible(_l1_ball, what="the l1 ball of radius c"),),
+        not_applicable={"privacy": _AUDITED, "sparsity": _TRIVIAL_SPARSITY,
+                        "zero-noise": "no noise argument in the case's inputs",
+                        "rate": "measured on lasso:Algorithm 2's laplace-paper case (Theorem 2.5's T there too)"},
     )
     for selection, calibration in (("laplace", "paper"), ("laplace", "certified"), ("gumbel", "certified"))
 ] + [
@@ -121,6 +148,10 @@ CASES: list[VectorCase] = [
             "geometry": geometry, "radius": 1.0, "calibration": calibration}),
         seed=92, array_args=("X", "y"), statistic=_first, n_runs=400, noise_knob=("epsilon", -1.0),
         rtol=1e-12, atol=1e-13,
+        invariants=(Feasible(_ball, what="the ball of the case's geometry and radius"),),
+        not_applicable={"privacy": _AUDITED, "sparsity": _TRIVIAL_SPARSITY + " (and the l2 ball's are dense)",
+                        "zero-noise": "no noise argument in the case's inputs",
+                        "rate": "not declared (Theorem 2.6's bound is checked on the reference)"},
     )
     for geometry, calibration in (("l1", "paper"), ("l1", "certified"), ("l2", "certified"))
 ]

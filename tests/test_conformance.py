@@ -34,7 +34,10 @@ def _targets(config):
 # The reference's own law self-checks of these ids run with --deep (seconds to minutes each on two cores;
 # tests/test_vector_coverage.py runs them all there). Their replay runs by default; an --impl run checks all.
 DEEP_LAW_IDS = frozenset({
-    "core:report_noisy_min", "core:private_prefix_sums",
+    "core:report_noisy_min", "core:private_prefix_sums", "erm_geometry:Algorithm 1 (Section 3.3)",
+    "erm_geometry:Algorithm 2", "erm_geometry:Algorithm 4", "erm_geometry:Algorithm 5", "lasso:Corollary 2.7",
+    "lasso:Theorem 2.6", "online:Algorithm 1", "online:Algorithm 3", "online:Algorithm 6", "saddle_point:Algorithm 2",
+    "saddle_point:Algorithm 4",
 })
 
 

@@ -1,0 +1,272 @@
+"""Test-vector cases of ``online`` (Jain-Kothari-Thakurta, differentially private online learning): the
+private Algorithms 1 (POCP, with IGD as its OCP algorithm), 3 (PGIGA) and 6 (POL), and the non-private
+base learners IGD (eq. (13)), GIGA, FTL (eq. (20)) and QFTL (eq. (21)). Algorithms 2, 4 and 5 are in
+:mod:`reference.vector_cases`.
+
+The losses travel as arrays: family (Q), f_t(x) = <g_t, x> + (a_t / 2) ||x - c_t||^2, as the rows of
+``g`` and ``c`` and the entries of ``a``; eq. (19), f_t(x) = (1/2)(y_t - <v_t, x>)^2 + (alpha/2)||x||^2,
+as the rows of ``V`` and the entries of ``y``. The set is the l2 ball of ``radius``. The private
+algorithms return the released decisions xhat_1..xhat_T as a (T, d) array (POL: its one output). An
+``x1`` of ``None`` (JSON null) makes the algorithm draw its starting point(s) uniformly from the ball:
+``standard_normal(d)`` then ``random()`` per point (docs/vectors.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .properties import Feasible, Holds
+from .vectors import VectorCase
+
+_HERE = "reference.vector_cases_online"
+
+
+def _quadratic_losses(g, a, c):
+    from .algorithms import online as ol
+
+    g, c = np.asarray(g, dtype=float), np.asarray(c, dtype=float)
+    return [ol.QuadraticLoss(g[t], float(a[t]), c[t]) for t in range(g.shape[0])]
+
+
+def _ball(d: int, radius: float):
+    from .geometry.sets import L2Ball
+
+    return L2Ball(d, radius)
+
+
+def _x1(x1):
+    return None if x1 is None else np.asarray(x1, dtype=float)
+
+
+# ---- conform functions: private
+
+
+def online_pocp_igd(g, a, c, radius, alpha, lam, epsilon, delta, x1, calibration, rng):
+    """online Algorithm 1 (POCP) with IGD (eq. (13), eta_t = 1/(alpha t)) as the OCP algorithm A on family
+    (Q) losses; ``lam`` is lambda_A of Assumption (1) (public). Per round t < T: x_(t+1) = A(...) on the
+    uncorrupted iterates, xhat_(t+1) = Pi_C(x_(t+1) + (beta / t) standard_normal(d)). Returns (T, d)."""
+    from .algorithms import online as ol
+
+    fs = _quadratic_losses(g, a, c)
+    return ol.pocp(fs, _ball(len(g[0]), radius), ol.igd_update(alpha), lam, len(fs), epsilon, delta, rng,
+                   calibration=calibration, x1=_x1(x1), keep_iterates=False).decisions
+
+
+def online_pgiga_quadratic(g, a, c, radius, epsilon, delta, G, LG, alpha, x1, calibration, rng):
+    """online Algorithm 3 (PGIGA) on family (Q) losses: t_q = max(2, ceil(2 L_G^2 / alpha^2)) warm-up points
+    (all ``x1``, or t_q uniform draws when it is None), then per round t_q <= t < T the projected gradient
+    step eta_t = 2/(alpha t) and xhat_(t+1) = Pi_C(x_(t+1) + (beta / t) standard_normal(d)). Returns (T, d)."""
+    from .algorithms import online as ol
+
+    fs = _quadratic_losses(g, a, c)
+    return ol.private_giga(fs, _ball(len(g[0]), radius), len(fs), epsilon, delta, G, LG, alpha, rng,
+                           calibration=calibration, x1=_x1(x1), keep_iterates=False).decisions
+
+
+def online_pol_quadratic(g, a, c, radius, epsilon_p, delta, epsilon_g, L, x_star_bound, x1, calibration, rng):
+    """online Algorithm 6 (POL) on the data as family (Q) losses l(.; z_t): IGD on l(.; z_t) + (alpha/2)||x||^2,
+    alpha = epsilon_g / B^2, over z_1..z_(T-1); the average of x_1..x_T plus one draw
+    beta * standard_normal(d), projected on the ball. Returns xhat (d,)."""
+    from .algorithms import online as ol
+
+    fs = _quadratic_losses(g, a, c)
+    return ol.private_offline_learning(fs, _ball(len(g[0]), radius), epsilon_p, delta, epsilon_g, L, x_star_bound,
+                                       rng, calibration=calibration, x1=_x1(x1)).decisions[0]
+
+
+# ---- conform functions: the non-private base learners (deterministic; ``rng`` is accepted and not used)
+
+
+def online_igd_quadratic(g, a, c, radius, alpha, x1, rng):
+    """IGD, eq. (13): x_(t+1) = argmin_C (1/2)||x - x_t||^2 + f_t(x) / (alpha t), exact for family (Q)
+    (Pi_C((x_t - eta g_t + eta a_t c_t) / (1 + eta a_t))). Returns the decisions x_1..x_T (T, d)."""
+    from .algorithms import online as ol
+
+    return ol.igd(_quadratic_losses(g, a, c), _ball(len(g[0]), radius), alpha, x1=np.asarray(x1, dtype=float)
+                  ).decisions
+
+
+def online_giga_quadratic(g, a, c, radius, alpha, x1, step_constant, rng):
+    """GIGA: x_(t+1) = Pi_C(x_t - (step_constant / (alpha t)) grad f_t(x_t)). Returns x_1..x_T (T, d)."""
+    from .algorithms import online as ol
+
+    return ol.giga(_quadratic_losses(g, a, c), _ball(len(g[0]), radius), alpha, x1=np.asarray(x1, dtype=float),
+                   step_constant=step_constant).decisions
+
+
+def online_ftl_quadratic(g, a, c, radius, x1, rng):
+    """FTL, eq. (20), on family (Q): x_(t+1) = Pi_C((sum a_s c_s - sum g_s) / sum a_s) over s <= t.
+    Returns x_1..x_T (T, d)."""
+    from .algorithms import online as ol
+
+    return ol.ftl(_quadratic_losses(g, a, c), _ball(len(g[0]), radius), x1=np.asarray(x1, dtype=float)).decisions
+
+
+def online_qftl(V, y, alpha, rng):
+    """QFTL, eq. (21), on eq. (19) losses: x_1 = 0, x_(t+1) = (t alpha I + V_t)^(-1) u_t with
+    V_t = sum_(s<=t) v_s v_s^T, u_t = sum_(s<=t) y_s v_s. Returns x_1..x_T (T, d)."""
+    from .algorithms import online as ol
+
+    V = np.asarray(V, dtype=float)
+    fs = [ol.SquaredLoss(V[t], float(y[t]), alpha) for t in range(V.shape[0])]
+    return ol.qftl(fs, alpha, d=V.shape[1]).decisions
+
+
+# ---- inputs and cases
+
+
+def _quadratic(T: int, d: int, seed: int, a: float = 1.0) -> dict:
+    gen = np.random.default_rng(seed)
+    return {"g": gen.uniform(-0.5, 0.5, (T, d)), "a": np.full(T, a), "c": gen.uniform(-0.3, 0.3, (T, d))}
+
+
+def _lipschitz(kw: dict, radius: float) -> float:
+    """max_t of family (Q)'s Lipschitz bound on the ball, ||g_t|| + a_t (||c_t|| + radius) (the checks' bound)."""
+    g, c, a = np.asarray(kw["g"]), np.asarray(kw["c"]), np.asarray(kw["a"])
+    return float(np.max(np.linalg.norm(g, axis=1) + a * (np.linalg.norm(c, axis=1) + radius)))
+
+
+def _last_decision(out) -> float:
+    return float(np.asarray(out)[-1, 0])
+
+
+def _first(out) -> float:
+    return float(np.asarray(out)[0])
+
+
+def _in_ball(kw, out) -> bool:
+    return bool(np.all(np.linalg.norm(np.asarray(out, dtype=float).reshape(-1, len(kw["g"][0])), axis=1)
+                       <= kw["radius"] * (1 + 1e-12)))
+
+
+_IN_BALL = Holds(_in_ball, "every decision lies in the l2 ball of the given radius")
+
+
+def _pocp_noiseless(kw):
+    """POCP with b = 0: IGD's iterates x_1..x_T (each in C, so line 8's projection keeps it)."""
+    return online_igd_quadratic(kw["g"], kw["a"], kw["c"], kw["radius"], kw["alpha"], kw["x1"], None)
+
+
+def _pgiga_noiseless(kw):
+    """PGIGA with b = 0, computed here from the paper's lines: t_q copies of x_1, then for t_q <= t < T
+    x_(t+1) = Pi_C(x_t - (2 / (alpha t)) grad f_t(x_t))."""
+    from .algorithms import online as ol
+
+    tq = ol.giga_warmup(kw["LG"], kw["alpha"])
+    g, a, c = (np.asarray(kw[k], dtype=float) for k in ("g", "a", "c"))
+    x = np.asarray(kw["x1"], dtype=float)
+    out = [x] * tq
+    for t in range(tq, len(g)):
+        y = x - 2.0 / (kw["alpha"] * t) * (g[t - 1] + a[t - 1] * (x - c[t - 1]))
+        norm = float(np.linalg.norm(y))
+        x = y if norm <= kw["radius"] else y * (kw["radius"] / norm)
+        out.append(x)
+    return np.array(out[:len(g)])
+
+
+class _distance_to:  # noqa: N801 - used like a function
+    """sum |output - noiseless(kwargs)|: the size of the noise that reached the decisions; its law scales with
+    the noise, so a law check on it sees a wrong noise scale directly."""
+
+    def __init__(self, noiseless, make_kwargs):
+        self.noiseless, self.make_kwargs, self._value = noiseless, make_kwargs, None
+
+    def __call__(self, out) -> float:
+        if self._value is None:
+            self._value = np.asarray(self.noiseless(self.make_kwargs()), dtype=float)
+        return float(np.sum(np.abs(np.asarray(out, dtype=float) - self._value)))
+
+
+_NO_PAIR = "no worst pair for full runs at this size; python -m reference audit --paper online audits the streams"
+_REGRET = "not declared (the regret theorems are measured on the reference, tests/online/test_regret.py)"
+_BASE = {"law": "deterministic: replay compares it exactly", "privacy": "not private", "zero-noise": "no noise",
+         "sparsity": "the algorithm promises no sparsity", "rate": _REGRET}
+_PRIVATE_NA = {"privacy": _NO_PAIR, "sparsity": "the algorithm promises no sparsity", "rate": _REGRET,
+               "zero-noise": "no noise argument in the case's inputs (the noise follows from epsilon)"}
+
+
+def _pocp_kwargs(calibration: str, x1) -> dict:
+    kw = {**_quadratic(12, 2, 101), "radius": 1.0, "alpha": 1.0}
+    # IGD on alpha-strongly convex L-Lipschitz losses: lambda_A = 2 L / alpha (online-E02)
+    kw["lam"] = 2.0 * _lipschitz(kw, 1.0) / kw["alpha"]
+    return {**kw, "epsilon": 1.0, "delta": 1e-3, "x1": x1, "calibration": calibration}
+
+
+def _pgiga_kwargs(calibration: str, x1, LG: float) -> dict:
+    kw = {**_quadratic(12, 2, 102), "radius": 1.0}
+    return {**kw, "epsilon": 1.0, "delta": 1e-3, "G": _lipschitz(kw, 1.0), "LG": LG, "alpha": 1.0, "x1": x1,
+            "calibration": calibration}
+
+
+def _pol_kwargs(calibration: str, x1) -> dict:
+    # T = 100, epsilon_p = 4: the output noise (about 0.2) well inside the unit ball, so the projection
+    # rarely hides it and the law of xhat depends on its scale
+    kw = {**_quadratic(100, 2, 103, a=0.5), "radius": 1.0}
+    return {**kw, "epsilon_p": 4.0, "delta": 1e-3, "epsilon_g": 0.5, "L": _lipschitz(kw, 1.0), "x_star_bound": 1.0,
+            "x1": x1, "calibration": calibration}
+
+
+CASES: list[VectorCase] = [
+    VectorCase(
+        algorithm="online:Algorithm 1", name=f"igd-{calibration}-T12-d2" + ("-random-x1" if x1 is None else ""),
+        reference=f"{_HERE}:online_pocp_igd",
+        make_kwargs=(lambda calibration=calibration, x1=x1: _pocp_kwargs(calibration, x1)),
+        seed=100, array_args=("g", "a", "c", "x1") if x1 is not None else ("g", "a", "c"),
+        statistic=(_last_decision if x1 is None else
+                   _distance_to(_pocp_noiseless, lambda calibration=calibration, x1=x1: _pocp_kwargs(calibration, x1))),
+        n_runs=1000, noise_knob=("epsilon", -1.0), invariants=(_IN_BALL,), not_applicable=_PRIVATE_NA,
+    )
+    for calibration, x1 in (("paper", np.zeros(2)), ("certified", np.zeros(2)), ("certified", None))
+] + [
+    VectorCase(
+        algorithm="online:Algorithm 3", name=f"{calibration}-LG{LG:g}-T12-d2" + ("-random-x1" if x1 is None else ""),
+        reference=f"{_HERE}:online_pgiga_quadratic",
+        make_kwargs=(lambda calibration=calibration, x1=x1, LG=LG: _pgiga_kwargs(calibration, x1, LG)),
+        seed=101, array_args=("g", "a", "c", "x1") if x1 is not None else ("g", "a", "c"),
+        statistic=(_last_decision if x1 is None else
+                   _distance_to(_pgiga_noiseless,
+                                lambda calibration=calibration, x1=x1, LG=LG: _pgiga_kwargs(calibration, x1, LG))),
+        n_runs=1000, noise_knob=("epsilon", -1.0), invariants=(_IN_BALL,), not_applicable=_PRIVATE_NA,
+    )
+    for calibration, x1, LG in (("paper", np.zeros(2), 1.0), ("certified", np.zeros(2), 1.0),
+                                ("certified", None, 1.5))
+] + [
+    VectorCase(
+        algorithm="online:Algorithm 6", name=f"{calibration}-T100-d2" + ("-random-x1" if x1 is None else ""),
+        reference=f"{_HERE}:online_pol_quadratic",
+        make_kwargs=(lambda calibration=calibration, x1=x1: _pol_kwargs(calibration, x1)),
+        seed=102, array_args=("g", "a", "c", "x1") if x1 is not None else ("g", "a", "c"),
+        statistic=_first, n_runs=1000, noise_knob=("epsilon_p", -1.0),
+        invariants=(Feasible(lambda kw: _ball(len(kw["g"][0]), kw["radius"]), what="the l2 ball (line 14)"),),
+        not_applicable={**_PRIVATE_NA, "rate": "not declared (Theorems 11-12 are checked on the reference)"},
+    )
+    for calibration, x1 in (("paper", np.zeros(2)), ("certified", np.zeros(2)), ("certified", None))
+] + [
+    # ---- deterministic base learners: no draws, exact up to rounding
+    VectorCase(
+        algorithm="online:eq. (13)", name="T15-d3", reference=f"{_HERE}:online_igd_quadratic",
+        make_kwargs=lambda: {**_quadratic(15, 3, 104), "radius": 0.5, "alpha": 1.0, "x1": np.zeros(3)},
+        seed=103, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL,),
+        not_applicable=_BASE,
+    ),
+    VectorCase(
+        algorithm="online:GIGA", name="T15-d3", reference=f"{_HERE}:online_giga_quadratic",
+        make_kwargs=lambda: {**_quadratic(15, 3, 105), "radius": 0.5, "alpha": 1.0, "x1": np.zeros(3),
+                             "step_constant": 1.0},
+        seed=104, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL,),
+        not_applicable=_BASE,
+    ),
+    VectorCase(
+        algorithm="online:eq. (20)", name="T15-d3", reference=f"{_HERE}:online_ftl_quadratic",
+        make_kwargs=lambda: {**_quadratic(15, 3, 106), "radius": 0.5, "x1": np.zeros(3)},
+        seed=105, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL,),
+        not_applicable=_BASE,
+    ),
+    VectorCase(
+        algorithm="online:eq. (21)", name="T15-d3", reference=f"{_HERE}:online_qftl",
+        make_kwargs=lambda: {"V": np.random.default_rng(107).uniform(-0.7, 0.7, (15, 3)),
+                             "y": np.random.default_rng(108).uniform(-1.0, 1.0, 15), "alpha": 0.5},
+        seed=106, array_args=("V", "y"), rtol=1e-10, atol=1e-13,    # a linear solve per round
+        not_applicable={**_BASE, "feasibility": "QFTL plays unconstrained decisions"},
+    ),
+]
