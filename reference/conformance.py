@@ -159,9 +159,16 @@ def invariant_rows(case: VectorCase, function: Callable, props: tuple[str, ...],
             continue
         bad, good = [], []
         for inv in declared:
-            for s, out in outputs:
-                ok, detail = inv.check(case.make_kwargs(), out)
-                (good if ok else bad).append(f"seed {s}: {detail}")
+            kwargs = {**case.make_kwargs(), **inv.setting}
+            shown = f" at {', '.join(f'{k}={v!r}' for k, v in inv.setting.items())}" if inv.setting else ""
+            try:
+                runs_here = outputs if not inv.setting else [(s, _run(function, case, kwargs, s)) for s, _ in outputs]
+            except Exception as exc:
+                bad.append(f"raised{shown} {type(exc).__name__}: {exc}")
+                continue
+            for s, out in runs_here:
+                ok, detail = inv.check(kwargs, out)
+                (good if ok else bad).append(f"seed {s}{shown}: {detail}")
         row(prop, not bad, "; ".join(bad[:3]) if bad else f"{good[0]} ({len(good)} checks)")
     if "zero-noise" in props:
         rows += _zero_noise_rows(case, function)
@@ -179,10 +186,14 @@ def _zero_noise_rows(case: VectorCase, function: Callable) -> list[ConformanceRo
         shown = ", ".join(f"{k}={v!r}" for k, v in inv.setting.items())
         try:
             got = case.output(function(**kwargs, rng=np.random.default_rng(case.seed)))
-        except Exception as exc:
+        except (ValueError, ArithmeticError) as exc:    # a refusal (ParameterError is a ValueError)
             rows.append(ConformanceRow(case.algorithm, case.name, "zero-noise", True,
                                        f"the candidate does not accept {shown} ({type(exc).__name__}: {exc})",
                                        "n/a"))
+            continue
+        except Exception as exc:
+            rows.append(ConformanceRow(case.algorithm, case.name, "zero-noise", False,
+                                       f"at {shown}: raised {type(exc).__name__}: {exc}"))
             continue
         want = np.asarray(_jsonable(inv.expected({**case.make_kwargs(), **inv.setting})), dtype=float)
         got = np.asarray(_jsonable(got), dtype=float)

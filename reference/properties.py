@@ -20,7 +20,7 @@ case's older fields. :data:`PROPERTIES` lists the names conform reports, in its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 import numpy as np
@@ -44,6 +44,7 @@ class Feasible:
     part: Callable[[Any], Any] | None = None
     atol: float = 1e-9
     what: str = ""
+    setting: dict = field(default_factory=dict)     # inputs changed for this check, as for Sparse
     property: ClassVar[str] = "feasibility"
 
     def check(self, kwargs: dict, output: Any) -> tuple[bool, str]:
@@ -65,6 +66,7 @@ class Holds:
     predicate: Callable[[dict, Any], bool]
     what: str
     property: str = "feasibility"
+    setting: dict = field(default_factory=dict)     # inputs changed for this check, as for Sparse
 
     def check(self, kwargs: dict, output: Any) -> tuple[bool, str]:
         ok = bool(self.predicate(kwargs, output))
@@ -80,6 +82,9 @@ class Sparse:
     part: Callable[[Any], Any] | None = None
     atol: float = 0.0
     what: str = ""
+    # inputs changed for this check (e.g. {"T": 4}, so that T - 1 vertices are fewer than p coordinates
+    # and the bound can fail); the candidate is run again on the case's inputs with these merged in
+    setting: dict = field(default_factory=dict)
     property: ClassVar[str] = "sparsity"
 
     def check(self, kwargs: dict, output: Any) -> tuple[bool, str]:
@@ -96,7 +101,8 @@ class ZeroNoise:
     """With ``setting`` (arguments that switch the noise off, e.g. ``{"sigma": 0.0}``) merged into the
     case's inputs, the candidate's output equals ``expected(kwargs)`` (the reference's noiseless
     output; ``kwargs`` already carries the setting) within ``rtol``/``atol``. A candidate that
-    raises on the setting does not accept it: the property is then n/a for it."""
+    raises a ValueError (ParameterError is one) or ArithmeticError on the setting does not accept it: the
+    property is then n/a for it; any other exception is a failure."""
 
     setting: dict
     expected: Callable[[dict], Any]

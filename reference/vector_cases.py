@@ -138,11 +138,16 @@ def _lasso_kwargs(selection: str, calibration: str) -> dict:
 
 _LASSO = "reference.algorithms.lasso:private_lasso"
 
+
+def _theta_of(result):
+    """theta_T: the reference returns a result with ``.theta``; a port may return theta itself."""
+    return result.theta if hasattr(result, "theta") else result
+
 CASES += [
     VectorCase(
         algorithm="lasso:Algorithm 2", name=f"{selection}-{calibration}-n400-p6-T12", reference=_LASSO,
         make_kwargs=(lambda s=selection, c=calibration: _lasso_kwargs(s, c)),
-        seed=11, array_args=("X", "y"), output=lambda result: result.theta,
+        seed=11, array_args=("X", "y"), output=_theta_of,
         statistic=lambda theta: float(np.asarray(theta)[0]), n_runs=400, noise_knob=("epsilon", -1.0),
         # The selections are exact; theta is a convex combination of the selected vertices
         # with the paper's step sizes, so a port may differ only by rounding.

@@ -149,11 +149,25 @@ def canonical_id(text: str, known) -> str:
 
 def cases(algorithm: str | None = None) -> list[VectorCase]:
     """The vector cases, or those of one algorithm id (in either spelling, see :func:`canonical_id`)."""
-    from .vector_cases import CASES
-
+    CASES = _declared_cases()
     if algorithm is not None:
         algorithm = canonical_id(algorithm, {c.algorithm for c in CASES})
     return [c for c in CASES if algorithm is None or c.algorithm == algorithm]
+
+
+_DECLARED: dict = {}
+
+
+def _declared_cases() -> list[VectorCase]:
+    """The cases with the property suite's declarations (:func:`reference.vector_properties.declare`)
+    filled in; computed once per list of cases."""
+    from .vector_cases import CASES
+    from .vector_properties import declare
+
+    key = tuple(id(c) for c in CASES)
+    if _DECLARED.get("key") != key:
+        _DECLARED.update(key=key, cases=[declare(c) for c in CASES])
+    return _DECLARED["cases"]
 
 
 def write_vectors(out_dir: Path, algorithm: str | None = None) -> list[Path]:

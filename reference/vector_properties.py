@@ -1,0 +1,392 @@
+"""The property suite's declarations for the test-vector cases (reference.properties; docs/conformance.md).
+
+For each case of :data:`reference.vector_cases.CASES`: which invariants hold for its algorithm's
+output, which convergence claim is measured (on one case per algorithm: a rate fit is the costly
+property), and why the properties that do not apply do not. :func:`declare` attaches them to a case
+(:func:`reference.vectors.cases` applies it to every case); a case that declares a field itself keeps
+it (its ``not_applicable`` entries are merged over these). Kept apart from the cases so those stay
+readable and the per-paper case modules can be added without touching this file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace as _replace
+
+import numpy as np
+
+from .properties import Feasible, Holds, Rate, Sparse, ZeroNoise
+from .vectors import VectorCase
+
+_NO_SET = "the output is unconstrained (a point of R^d)"
+_NO_SPARSITY = "the algorithm promises no sparsity"
+_NO_RATE_MECHANISM = "a mechanism: no convergence claim"
+
+
+def _index_in_range(kwargs, out) -> bool:
+    k = np.asarray(kwargs["scores"]).size
+    return float(out) == int(out) and 0 <= int(out) < k
+
+
+def _argmax(kwargs):
+    return int(np.argmax(np.asarray(kwargs["scores"], dtype=float)))
+
+
+# lasso: Frank-Wolfe from theta_1 = 0 with T - 1 steps on the l1 ball; the rate of Theorem 2.5 / 1.1
+
+def _lasso_noiseless(kwargs):
+    """Algorithm 1 (non-private Frank-Wolfe) with the case's T and step sizes 2/(t+2): Algorithm 2 with
+    lambda = 0 (epsilon = inf), the reference's noiseless output."""
+    from .algorithms import frank_wolfe as fw
+    from .algorithms import lasso
+
+    X, y = np.asarray(kwargs["X"], dtype=float), np.asarray(kwargs["y"], dtype=float)
+    p = X.shape[1]
+    return fw.frank_wolfe(lasso.LassoGradient(X, y), fw.SignedBasis(p, kwargs["radius"]), np.zeros(p),
+                          kwargs["T"], keep_iterates=False).theta
+
+
+def _lasso_rate_kwargs(selection: str, calibration: str):
+    def make(n, gen):
+        """y = X theta_0 with ||theta_0||_1 = 1, X in {-1, 1}^(n x 20): L* = 0; eps = 8, T of Theorem 2.5."""
+        from .algorithms import lasso
+
+        n = int(n)
+        X = gen.choice(np.array([-1.0, 1.0]), size=(n, 20))
+        theta0 = gen.choice(np.array([-1.0, 1.0]), size=20) / 20
+        gamma = "paper" if calibration == "paper" else "exact"
+        return {"X": X, "y": X @ theta0, "epsilon": 8.0, "delta": 1e-5, "radius": 1.0,
+                "T": lasso.horizon(n, 8.0, 1.0, gamma=gamma), "calibration": calibration, "selection": selection}
+    return make
+
+
+def _lasso_excess(kwargs, theta) -> float:
+    from .algorithms import lasso
+
+    return lasso.lasso_loss(np.asarray(theta, dtype=float), kwargs["X"], kwargs["y"])    # L* = 0 here
+
+
+def _lasso_properties(case):
+    selection, calibration = case.name.split("-")[:2]
+    props = {
+        "invariants": (
+            Feasible(lambda kw: _l1_ball(kw), what="the l1 ball of radius c"),
+            Sparse(lambda kw: kw["T"] - 1, what="theta_T is a convex combination of theta_1 = 0 and T - 1 "
+                                                "vertices +-c e_j", setting={"T": 4}),
+            ZeroNoise({"epsilon": float("inf")}, _lasso_noiseless, rtol=1e-12, atol=1e-13,
+                      what="Algorithm 1, exact selections"),
+        ),
+        "not_applicable": {"privacy": "no worst pair for full runs at this size; the audit "
+                                      "(python -m reference audit --paper lasso) carries the exact and sampled pairs"},
+    }
+    if selection == "laplace" and calibration == "paper":
+        props["rate"] = Rate(_lasso_rate_kwargs(selection, calibration), _lasso_excess,
+                             grid=(500.0, 1000.0, 2000.0, 4000.0, 8000.0), repeats=4,
+                             deep_grid=(500.0, 1000.0, 2000.0, 4000.0, 8000.0, 16000.0), deep_repeats=10,
+                             claimed=-2.0 / 3.0, nearest_wrong=-0.5,
+                             what="excess risk against n (p = 20, eps = 8, T of Theorem 2.5)")
+    else:
+        props["not_applicable"]["rate"] = "measured once per algorithm, on the laplace-paper case"
+    return props
+
+
+def _l1_ball(kw):
+    from .geometry.sets import L1Ball
+
+    return L1Ball(np.asarray(kw["X"]).shape[1], kw["radius"])
+
+
+def _declare(case):
+    """The property fields of one case (empty when nothing is declared for its algorithm yet)."""
+    a = case.algorithm
+    if a == "core:gaussian_mechanism":
+        return {"invariants": (ZeroNoise({"sigma": 0.0}, lambda kw: kw["value"], rtol=0.0, atol=0.0,
+                                         what="the value itself"),),
+                "not_applicable": {"feasibility": _NO_SET, "sparsity": _NO_SPARSITY, "rate": _NO_RATE_MECHANISM}}
+    if a == "core:laplace_mechanism":
+        return {"invariants": (ZeroNoise({"scale": 0.0}, lambda kw: kw["value"], rtol=0.0, atol=0.0,
+                                         what="the value itself"),),
+                "not_applicable": {"feasibility": _NO_SET, "sparsity": _NO_SPARSITY, "rate": _NO_RATE_MECHANISM}}
+    if a in ("core:exponential_mechanism", "core:report_noisy_max"):
+        knob = {"epsilon": float("inf")} if a == "core:exponential_mechanism" else {"scale": 0.0}
+        return {"invariants": (Holds(_index_in_range, "the output is the index of one of the k candidates"),
+                               ZeroNoise(knob, _argmax, rtol=0.0, atol=0.0, what="the argmax of the scores")),
+                "not_applicable": {"sparsity": "the output is an index", "rate": _NO_RATE_MECHANISM,
+                                   "privacy": "no worst pair declared: the exact audit of selection mechanisms "
+                                              "is in python -m reference audit --paper core"}}
+    if a == "core:report_noisy_min":
+        return {"invariants": (Holds(_index_in_range, "the output is the index of one of the k candidates"),
+                               ZeroNoise({"scale": 0.0}, lambda kw: int(np.argmin(np.asarray(kw["scores"], dtype=float))),
+                                         rtol=0.0, atol=0.0, what="the argmin of the scores")),
+                "not_applicable": {"sparsity": "the output is an index", "rate": _NO_RATE_MECHANISM,
+                                   "privacy": "audited on the two-candidate cases (their worst pair)"}}
+    if a == "core:truncated_geometric":
+        def in_support(kw, out) -> bool:
+            return float(out) == int(out) and 0 <= int(out) <= kw["M"]
+        return {"invariants": (Holds(in_support, "the draw is an integer in {0, ..., M}"),),
+                "not_applicable": {"sparsity": "the output is an integer", "rate": "a sampler: no convergence claim",
+                                   "privacy": "a public sampler (saddle_point Algorithm 2's level): no privacy claim",
+                                   "zero-noise": "a law, not a noisy release: nothing to switch off"}}
+    if a == "core:private_prefix_sums":
+        return {"invariants": (ZeroNoise({"sigma": 0.0}, lambda kw: np.cumsum(np.asarray(kw["xs"], dtype=float), axis=0),
+                                         rtol=1e-12, atol=1e-12, what="the exact prefix sums"),),
+                "not_applicable": {"feasibility": "prefix sums are unconstrained", "sparsity": _NO_SPARSITY,
+                                   "rate": "a counter: no convergence claim",
+                                   "privacy": "audited on the scalar-T7 case (its worst pair)",
+                                   "law": "checked on the scalar-T7 case"}}
+    if a == "lasso:Algorithm 2":
+        return _lasso_properties(case)
+    if a == "erm_geometry:Algorithm 1":
+        return _mirror_properties(case)
+    if a.startswith("saddle_point:"):
+        return _saddle_properties(case)
+    if a.startswith("heavy_tailed:"):
+        return _heavy_tailed_properties(case)
+    if a.startswith("online:"):
+        return _online_properties(case)
+    return {}
+
+
+# erm_geometry Algorithm 1: theta_priv in the unit ball; noiseless = mirror descent without noise
+
+def _mirror_ball(kw):
+    from .geometry.sets import L1Ball, L2Ball
+
+    p = np.asarray(kw["X"]).shape[1]
+    return L1Ball(p, 1.0) if kw["geometry"] == "l1-lq" else L2Ball(p, 1.0)
+
+
+def _mirror_noiseless(kw):
+    """The loop of Algorithm 1 with b_t = 0 (Section 3.3's noisy mirror descent at covariance 0)."""
+    from .algorithms import erm_geometry as eg
+    from .geometry.sets import L1Ball, L2Ball
+    from .losses import SquaredLoss
+
+    X = np.asarray(kw["X"], dtype=float)
+    p = X.shape[1]
+    pot = eg.LqPotential(L1Ball(p, 1.0)) if kw["geometry"] == "l1-lq" else eg.EuclideanPotential(L2Ball(p, 1.0))
+    return eg.noisy_mirror_descent_nonprivate(X, kw["y"], SquaredLoss(scale=0.5), pot, T=kw["T"], eta=kw["eta"],
+                                              noise_cov=0.0, rng=np.random.default_rng(0), lipschitz=2.0).theta
+
+
+def _mirror_properties(case):
+    return {"invariants": (Feasible(_mirror_ball, what="the unit ball of the case's geometry (l1 or l2)"),
+                           ZeroNoise({"epsilon": float("inf")}, _mirror_noiseless, rtol=1e-9, atol=1e-12,
+                                     what="mirror descent with b_t = 0")),
+            "not_applicable": {"sparsity": "mirror descent's iterates are dense",
+                               "privacy": "no worst pair for full runs at this size; the audit "
+                                          "(python -m reference audit --paper erm_geometry) carries them",
+                               "rate": "not declared yet: Theorem 3.2's rate needs T ~ n^2 steps "
+                                       "(tests/erm_geometry/test_utility.py measures it on the reference)"}}
+
+
+# saddle_point: (x, y) in the simplices; outputs are averages of sampled vertices
+
+def _multiples_of(count_key: str, label: str):
+    def holds(kw, out) -> bool:
+        k = kw[count_key]
+        v = np.asarray(out, dtype=float) * k
+        return bool(np.all(np.abs(v - np.round(v)) <= 1e-9 * k))
+    return Holds(holds, f"every coordinate is a multiple of 1/{count_key} ({label})", property="sparsity")
+
+
+def _saddle_properties(case):
+    from .geometry.sets import Simplex
+
+    a = case.algorithm
+    privacy = ("no worst pair declared: the privacy of vertex sampling is audited exactly (exponential "
+               "mechanism) in python -m reference audit --paper saddle_point")
+    zero = "no zero-noise setting: the privacy is the vertex sampling itself (no additive noise to switch off)"
+    if a in ("saddle_point:Algorithm 1", "saddle_point:Algorithm 3"):
+        dx, dy = np.asarray(case.make_kwargs()["atoms"]).shape[1:]      # the output is (x, y) stacked
+        inv = (Feasible(lambda kw: Simplex(dx), part=lambda out: np.asarray(out)[:dx], what="the simplex (x)"),
+               Feasible(lambda kw: Simplex(dy), part=lambda out: np.asarray(out)[dx:], what="the simplex (y)"))
+        na = {"privacy": privacy, "zero-noise": zero,
+              "rate": "not declared yet: Theorem 3.1's gap rate needs n up to 32000 "
+                      "(tests/saddle_point/test_utility.py measures it on the reference)"}
+        if a == "saddle_point:Algorithm 1":
+            inv += (_multiples_of("T", "x and y are the empirical laws of T vertex draws, line 3"),)
+        else:
+            na["sparsity"] = "the number of vertices averaged is random (random stopping)"
+        return {"invariants": inv, "not_applicable": na}
+    if a == "saddle_point:Algorithm 5":
+        return {"invariants": (Feasible(lambda kw: Simplex(np.asarray(kw["a"]).shape[1]), what="the simplex"),
+                               Sparse(lambda kw: kw["K"], what="the output is the mean of K vertices of x_T"),
+                               _multiples_of("K", "the mean of K vertices")),
+                "not_applicable": {"privacy": privacy, "zero-noise": zero,
+                                   "rate": "not declared yet (Theorem 4.2; tests/saddle_point measures it)"}}
+    return {}
+
+
+# heavy_tailed
+
+def _cwme_noiseless(kw):
+    """Algorithm 3 with CDPCWME's bucket count: the estimate before the Gaussian / Laplace noise."""
+    from .algorithms import heavy_tailed as ht
+
+    X = np.asarray(kw["X"], dtype=float)
+    return ht.high_dimensional_mean(X, kw["tau"], None, m=ht.bucket_count(X.shape[1], kw["beta"]))
+
+
+def _cwme_rate_kwargs(n, gen):
+    """Lomax data (k = 4 moments, d = 1, mu = 0.7) and Corollary 4.2's tau, beta for rho = 1e-4."""
+    from .algorithms import heavy_tailed as ht
+
+    n = int(n)
+    s = ht.schedule_cor42(n, 1, 4.0, rho=1e-4, strict=False)
+    X = ht.heavy_tailed_data(n, 1, 4.0, gen, mu=np.array([0.7]), distribution="lomax")
+    return {"X": X, "rho": 1e-4, "tau": s.tau, "beta": s.beta, "calibration": "paper"}
+
+
+def _heavy_tailed_properties(case):
+    from .geometry.sets import L2Ball
+
+    a = case.algorithm
+    no_pair = "no worst pair declared: python -m reference audit --paper heavy_tailed audits the estimators"
+    unconstrained = "the estimate is a point of R^d (no constraint set)"
+    if a == "heavy_tailed:Algorithm 3":
+        return {"not_applicable": {"privacy": "not private (the non-private building block)",
+                                   "law": "deterministic: replay compares it exactly",
+                                   "zero-noise": "no noise (not private)", "feasibility": unconstrained,
+                                   "sparsity": _NO_SPARSITY,
+                                   "rate": "its error bound is tested on the reference (tests/heavy_tailed)"}}
+    if a in ("heavy_tailed:Algorithm 1", "heavy_tailed:Algorithm 2"):
+        na = {"privacy": no_pair, "sparsity": "projected gradient iterates are dense",
+              "rate": "not declared yet: Theorems 5.x's rates (tests/heavy_tailed/test_rates.py, deep)",
+              "zero-noise": "no single noise knob in the case's inputs" if a.endswith("2") else
+              "Algorithm 1 with the non-private oracle has no noise"}
+        if a.endswith("1"):
+            na["law"] = "deterministic (the non-private oracle draws nothing): replay compares it exactly"
+        return {"invariants": (Feasible(lambda kw: L2Ball(np.asarray(kw["X"]).shape[1], kw["radius"]),
+                                        what="the l2 ball of the given radius"),),
+                "not_applicable": na}
+    if a in ("heavy_tailed:CDPCWME", "heavy_tailed:DPCWME"):
+        knob = "rho" if a.endswith(":CDPCWME") else "epsilon"
+        props = {"invariants": (ZeroNoise({knob: float("inf")}, _cwme_noiseless, rtol=0.0, atol=0.0,
+                                          what="Algorithm 3 with the estimator's bucket count"),),
+                 "not_applicable": {"privacy": no_pair, "feasibility": unconstrained, "sparsity": _NO_SPARSITY}}
+        if a == "heavy_tailed:CDPCWME" and case.name.startswith("paper"):
+            props["rate"] = Rate(_cwme_rate_kwargs, lambda kw, est: abs(float(np.asarray(est)[0]) - 0.7),
+                                 grid=(1e4, 3e4, 1e5, 3e5, 1e6), repeats=16,
+                                 deep_grid=(1e4, 3e4, 1e5, 3e5, 1e6, 3e6), deep_repeats=40,
+                                 claimed=-0.75, nearest_wrong=-0.5,
+                                 what="|mu_tilde - mu| against n (Corollary 4.2: d = 1, k = 4, rho = 1e-4, Lomax)")
+        else:
+            props["not_applicable"]["rate"] = ("measured once, on CDPCWME's paper case" if a.endswith(":CDPCWME")
+                                               else "Corollary 4.2's DPCWME rate is measured on the reference "
+                                                    "(tests/heavy_tailed/test_rates.py)")
+        return props
+    if a == "heavy_tailed:Algorithm 4":
+        return {"not_applicable": {"privacy": no_pair, "feasibility": unconstrained, "sparsity": _NO_SPARSITY,
+                                   "zero-noise": "rho = inf leaves the smoothing of psi_c: no closed noiseless "
+                                                 "output declared",
+                                   "rate": "Theorem 4.3's rate is measured on the reference (tests/heavy_tailed)"}}
+    return {}
+
+
+# online
+
+def _online_fs(kw):
+    from .algorithms import online as ol
+
+    g, c = np.asarray(kw["g"], dtype=float), np.asarray(kw["c"], dtype=float)
+    return [ol.QuadraticLoss(g[t], float(kw["a"][t]), c[t]) for t in range(g.shape[0])]
+
+
+def _pigd_noiseless(kw):
+    """IGD (eq. (13), eta_t = 1/(alpha t)) from x_1: Algorithm 2 with b_t = 0 (x_t is in C, so line 9's
+    projection keeps it)."""
+    from .algorithms import online as ol
+    from .geometry.sets import L2Ball
+
+    fs = _online_fs(kw)
+    run = ol.igd(fs, L2Ball(len(kw["x1"]), kw["radius"]), kw["alpha"], x1=np.asarray(kw["x1"], dtype=float))
+    return np.asarray(run.decisions)[:len(fs)]
+
+
+def _pigd_rate_kwargs(calibration):
+    def make(T, gen):
+        """Family (Q) losses as tests/online/test_regret.py draws them (d = 2, a = 1, unit ball)."""
+        from .algorithms import online as ol
+        from .geometry.sets import L2Ball
+
+        T = int(T)
+        kw = {"g": gen.uniform(-0.5, 0.5, (T, 2)), "a": np.ones(T), "c": gen.uniform(-0.3, 0.3, (T, 2)),
+              "radius": 1.0, "epsilon": 1.0, "delta": 1e-3, "alpha": 1.0, "x1": np.zeros(2),
+              "calibration": calibration}
+        kw["L"] = max(f.lipschitz(L2Ball(2, 1.0)) for f in _online_fs(kw))
+        return kw
+    return make
+
+
+def _online_regret(kw, decisions):
+    from .algorithms import online as ol
+    from .geometry.sets import L2Ball
+
+    return ol.regret(_online_fs(kw), decisions, L2Ball(2, kw["radius"]))
+
+
+class _distance_to_noiseless:  # noqa: N801 - used like a function
+    """sum |output - noiseless output|: the size of the noise that reached the output (the law check's
+    statistic where the noiseless output is known; it sees a wrong noise scale directly)."""
+
+    def __init__(self, noiseless, make_kwargs):
+        self.noiseless, self.make_kwargs, self._value = noiseless, make_kwargs, None
+
+    def __call__(self, out) -> float:
+        if self._value is None:
+            self._value = np.asarray(self.noiseless(self.make_kwargs()), dtype=float)
+        return float(np.sum(np.abs(np.asarray(out, dtype=float) - self._value)))
+
+
+def _online_properties(case):
+    a = case.algorithm
+    no_pair = "no worst pair declared: python -m reference audit --paper online audits the streams"
+    if a == "online:Algorithm 2":
+        def in_ball(kw, out):
+            return bool(np.all(np.linalg.norm(np.asarray(out, dtype=float), axis=1) <= kw["radius"] + 1e-9))
+        props = {"invariants": (Holds(in_ball, "every released decision xhat_t lies in the l2 ball (line 9)"),
+                                ZeroNoise({"epsilon": float("inf")}, _pigd_noiseless, rtol=1e-12, atol=1e-12,
+                                          what="IGD's iterates")),
+                 "not_applicable": {"privacy": no_pair, "sparsity": _NO_SPARSITY},
+                 "statistic": _distance_to_noiseless(_pigd_noiseless, case.make_kwargs), "n_runs": 1000}
+        if case.name.startswith("certified"):
+            props["rate"] = Rate(_pigd_rate_kwargs("certified"), _online_regret,
+                                 grid=(100.0, 200.0, 400.0, 800.0, 1600.0), repeats=4,
+                                 claimed=0.5, nearest_wrong=1.0, what="regret against T (Theorem 4, d = 2, eps = 1)")
+        else:
+            props["not_applicable"]["rate"] = "measured once, on the certified case"
+        return props
+    if a == "online:Algorithm 4":
+        return {"not_applicable": {"privacy": no_pair, "feasibility": "PQFTL plays unconstrained decisions",
+                                   "sparsity": _NO_SPARSITY,
+                                   "zero-noise": "not declared yet (the tree noise of eps = inf)",
+                                   "rate": "Theorem 8's polylog regret is measured on the reference "
+                                           "(tests/online/test_regret.py)"},
+                "statistic": lambda out: float(np.asarray(out)[-1, 0]), "n_runs": 1000}
+    if a == "online:Algorithm 5":
+        return {"invariants": (ZeroNoise({"epsilon": float("inf")},
+                                         lambda kw: np.cumsum(np.asarray(kw["W"], dtype=float), axis=0),
+                                         rtol=1e-12, atol=1e-12, what="the exact prefix sums"),),
+                "not_applicable": {"privacy": no_pair, "feasibility": "prefix sums are unconstrained",
+                                   "sparsity": _NO_SPARSITY, "rate": "a counter: no convergence claim"},
+                "statistic": _distance_to_noiseless(lambda kw: np.cumsum(np.asarray(kw["W"], dtype=float), axis=0),
+                                                    case.make_kwargs), "n_runs": 1000}
+    return {}
+
+
+def declare(case: VectorCase) -> VectorCase:
+    """The case with the declarations of :func:`_declare` filled into the fields it leaves at their defaults."""
+    fields = _declare(case)
+    if not fields:
+        return case
+    out = {}
+    if "invariants" in fields and not case.invariants:
+        out["invariants"] = fields["invariants"]
+    if "rate" in fields and case.rate is None:
+        out["rate"] = fields["rate"]
+    if "statistic" in fields and case.statistic is None:
+        out["statistic"] = fields["statistic"]
+        out["n_runs"] = fields.get("n_runs", case.n_runs)
+    if "not_applicable" in fields:
+        out["not_applicable"] = {**fields["not_applicable"], **case.not_applicable}
+    return _replace(case, **out)

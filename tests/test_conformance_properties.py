@@ -1,0 +1,269 @@
+"""The property suite of conform (reference/properties.py): the reference passes it, each declared
+property is sound (a zero-noise output is the reference's vanishing-noise limit, a sparsity bound can
+fail), and each property rejects a realistic wrong candidate, naming itself.
+
+False alarms: the invariants are exact checks; the rate check's two 99% intervals fail to overlap for
+a correct candidate with probability about 3e-4 (reference.conformance.rate_check), and every seed
+here is fixed, so the runs are deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+from reference.conformance import check_implementation, format_report
+from reference.errors import PrivacyWarning
+from reference.properties import PROPERTIES, Sparse, ZeroNoise
+from reference.vectors import _jsonable, cases, resolve
+
+NEW = ("rate", "feasibility", "sparsity", "zero-noise", "finite-shape", "determinism")
+ALGORITHMS = sorted({c.algorithm for c in cases()})
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PrivacyWarning)
+        yield
+
+
+def _verdicts(report):
+    return {v["property"]: v for v in report["properties"]}
+
+
+@pytest.mark.parametrize("algorithm", [a for a in ALGORITHMS if not any(c.rate for c in cases(a))])
+def test_the_reference_passes_its_invariants(algorithm):
+    """Every algorithm id: the reference itself passes feasibility, sparsity, zero-noise, finite-shape
+    and determinism (replay and law are checked per case in tests/test_conformance.py)."""
+    ref = cases(algorithm)[0].reference
+    report = check_implementation(ref, algorithm, mode=",".join(p for p in NEW if p != "rate"), as_json=True)
+    assert report["passed"], format_report(report)
+
+
+@pytest.mark.parametrize("algorithm", [a for a in ALGORITHMS if any(c.rate for c in cases(a))])
+def test_the_reference_passes_its_rate_and_invariants(algorithm):
+    """The algorithms with a declared rate: the reference's fit on the cheap grid excludes the nearest
+    wrong exponent (else the rate check could not reject a candidate at that exponent)."""
+    from reference.audit.rates import fit_rate
+    from reference.conformance import rate_errors
+
+    ref = cases(algorithm)[0].reference
+    report = check_implementation(ref, algorithm, mode=",".join(NEW), as_json=True)
+    assert report["passed"], format_report(report)
+    for case in cases(algorithm):
+        if case.rate is not None and case.rate.nearest_wrong is not None:
+            grid, errors = rate_errors(case, resolve(case.reference))
+            fit = fit_rate(grid, errors, np.random.default_rng(7), confidence=case.rate.confidence)
+            assert fit.excludes(case.rate.nearest_wrong), (case.name, fit)
+
+
+def test_every_property_is_declared_or_given_a_reason():
+    """A property that does not apply is n/a *with a reason a case states*, never silently skipped: for
+    each algorithm id, each of rate / feasibility / sparsity / zero-noise / law / privacy is declared by
+    one of its cases or given a reason in ``not_applicable`` (reference/vector_properties.py)."""
+    missing = []
+    for algorithm in ALGORITHMS:
+        declared, reasons = set(), set()
+        for case in cases(algorithm):
+            declared |= {inv.property for inv in case.invariants}
+            declared |= {"rate"} if case.rate is not None else set()
+            declared |= {"law"} if case.statistic is not None else set()
+            declared |= {"privacy"} if case.neighbour is not None else set()
+            reasons |= set(case.not_applicable)
+            assert set(case.not_applicable) <= set(PROPERTIES), case.not_applicable
+        missing += [f"{algorithm}: {p}" for p in ("rate", "feasibility", "sparsity", "zero-noise", "law", "privacy")
+                    if p not in declared | reasons]
+    assert not missing, "properties neither declared nor given a reason:\n" + "\n".join(missing)
+
+
+def _vanishing(setting: dict) -> dict:
+    """The zero-noise setting approached from inside the reference's domain: inf -> 1e40, 0 -> 1e-12."""
+    return {k: (1e40 if v == math.inf else 1e-12 if v == 0 else v) for k, v in setting.items()}
+
+
+ZERO = [(c, inv) for c in cases() for inv in c.invariants if isinstance(inv, ZeroNoise)]
+
+
+@pytest.mark.parametrize("case,inv", ZERO, ids=[f"{c.algorithm}-{c.name}" for c, _ in ZERO])
+def test_declared_noiseless_output_is_the_references_vanishing_noise_limit(case, inv):
+    """The expected output of each ZeroNoise declaration is computed by a second route (Algorithm 1 for
+    private Frank-Wolfe, IGD for PIGD, cumsum for PrivateSum, Algorithm 3 for the CWME estimators, the
+    argmax for the selections); the reference at a vanishing noise (epsilon, rho = 1e40; sigma, scale =
+    1e-12) agrees with it to 1e-6."""
+    kwargs = {**case.make_kwargs(), **_vanishing(inv.setting)}
+    got = np.asarray(_jsonable(case.output(resolve(case.reference)(**kwargs, rng=np.random.default_rng(3)))),
+                     dtype=float)
+    want = np.asarray(_jsonable(inv.expected({**case.make_kwargs(), **inv.setting})), dtype=float)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+SPARSE = [(c, inv) for c in cases() for inv in c.invariants if isinstance(inv, Sparse)]
+
+
+@pytest.mark.parametrize("case,inv", SPARSE, ids=[f"{c.algorithm}-{c.name}" for c, _ in SPARSE])
+def test_declared_sparsity_bounds_can_fail(case, inv):
+    """A sparsity bound is declared only where it is below the output's size (else no candidate could fail it)."""
+    kwargs = {**case.make_kwargs(), **inv.setting}
+    out = np.asarray(_jsonable(case.output(resolve(case.reference)(**kwargs, rng=np.random.default_rng(0)))))
+    part = out if inv.part is None else np.asarray(inv.part(out))
+    assert inv.max_support(kwargs) < part.size
+
+
+# --- wrong candidates: each property rejects one, and the report names it ------------------------
+
+def lasso_with_dense_noise(X, y, epsilon, delta, rng, **options):
+    """Theta plus a little Gaussian noise on every coordinate (output perturbation on top): still in
+    the ball, no longer a combination of T - 1 vertices."""
+    from reference.algorithms.lasso import private_lasso
+
+    theta = private_lasso(X, y, epsilon, delta, rng, **options).theta
+    return 0.9 * theta + 1e-3 * rng.standard_normal(theta.shape)
+
+
+def lasso_scaled_out_of_the_ball(X, y, epsilon, delta, rng, **options):
+    from reference.algorithms.lasso import private_lasso
+
+    return 1.5 * private_lasso(X, y, epsilon, delta, rng, **options).theta
+
+
+def lasso_with_a_fixed_horizon(X, y, epsilon, delta, rng, T, **options):
+    """A port that ignores T and always runs 20 steps: Gamma / T stops decaying with n."""
+    from reference.algorithms.lasso import private_lasso
+
+    return private_lasso(X, y, epsilon, delta, rng, T=20, **options).theta
+
+
+def lasso_port_accepting_infinite_epsilon(X, y, epsilon, delta, rng, T, radius=1.0, **options):
+    """At epsilon = inf: a plain Frank-Wolfe loop written here (exact selections, mu_t = 2/(t+2));
+    otherwise the reference."""
+    from reference.algorithms.lasso import private_lasso
+
+    if epsilon != math.inf:
+        return private_lasso(X, y, epsilon, delta, rng, T=T, radius=radius, **options).theta
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    n, p = X.shape
+    theta = np.zeros(p)
+    for t in range(1, T):
+        g = X.T @ (X @ theta - y) * (2.0 / n)        # gradient of (1/n) ||X theta - y||^2
+        j = int(np.argmax(np.abs(g)))
+        vertex = np.zeros(p)
+        vertex[j] = -radius * np.sign(g[j])
+        theta = theta + 2.0 / (t + 2) * (vertex - theta)
+    return theta
+
+
+def gaussian_port(value, sensitivity, sigma, rng):
+    """A correct port that accepts sigma = 0 (the reference refuses it)."""
+    value = np.asarray(value, dtype=float)
+    return value + sigma * rng.standard_normal(value.shape)
+
+
+def gaussian_with_a_noise_floor(value, sensitivity, sigma, rng):
+    value = np.asarray(value, dtype=float)
+    return value + max(sigma, 1e-3) * rng.standard_normal(value.shape)
+
+
+def gaussian_on_global_state(value, sensitivity, sigma, rng):
+    value = np.asarray(value, dtype=float)
+    return value + sigma * np.random.default_rng().standard_normal(value.shape)
+
+
+def gaussian_overflowing(value, sensitivity, sigma, rng):
+    out = gaussian_port(value, sensitivity, sigma, rng)
+    out[-1] = np.inf
+    return out
+
+
+def pigd_with_constant_noise(g, a, c, radius, epsilon, delta, L, alpha, x1, calibration, rng):
+    """PIGD whose noise does not shrink with t (beta at every round instead of beta / t): linear regret."""
+    from reference.algorithms import online as ol
+    from reference.geometry.sets import L2Ball
+
+    fs = [ol.QuadraticLoss(np.asarray(g)[t], float(a[t]), np.asarray(c)[t]) for t in range(len(a))]
+    C = L2Ball(np.asarray(g).shape[1], radius)
+    beta = ol.pocp_noise_scale(ol.igd_sensitivity(L, alpha), len(fs), epsilon, delta, calibration)
+    xs = ol.igd(fs, C, alpha, x1=np.asarray(x1, dtype=float)).decisions
+    return np.array([xs[0]] + [ol._project(C, x + beta * rng.standard_normal(x.shape)) for x in xs[1:len(fs)]])
+
+
+def _report(target, algorithm, mode):
+    return check_implementation(target, algorithm, mode=mode, as_json=True)
+
+
+@pytest.mark.parametrize("candidate,mode,failed", [
+    (lasso_with_dense_noise, "sparsity,feasibility", ["sparsity"]),
+    (lasso_scaled_out_of_the_ball, "feasibility", ["feasibility"]),
+    (lasso_with_a_fixed_horizon, "rate", ["rate"]),
+], ids=["dense-noise", "out-of-ball", "fixed-horizon"])
+def test_a_wrong_lasso_fails_the_property_it_breaks(candidate, mode, failed):
+    report = _report(candidate, "lasso:Algorithm 2", mode)
+    assert report["failed"] == failed, format_report(report)
+    assert f"does not conform: failed {', '.join(failed)}" in format_report(report)
+
+
+def test_zero_noise_passes_a_port_that_accepts_it_and_is_n_a_for_one_that_refuses():
+    report = _report(lasso_port_accepting_infinite_epsilon, "lasso:Algorithm 2", "zero-noise")
+    assert report["passed"] and _verdicts(report)["zero-noise"]["verdict"] == "pass", format_report(report)
+    report = _report("reference.algorithms.lasso:private_lasso", "lasso:Algorithm 2", "zero-noise")
+    v = _verdicts(report)["zero-noise"]
+    assert v["verdict"] == "n/a" and "does not accept epsilon=inf" in v["detail"]
+
+
+@pytest.mark.parametrize("candidate,failed", [
+    (gaussian_port, []),
+    (gaussian_with_a_noise_floor, ["zero-noise"]),
+    (gaussian_on_global_state, ["determinism"]),
+    (gaussian_overflowing, ["zero-noise", "finite-shape"]),
+], ids=["correct-port", "noise-floor", "global-state", "overflow"])
+def test_gaussian_ports_and_the_invariant_they_break(candidate, failed):
+    report = _report(candidate, "core:gaussian_mechanism", "zero-noise,finite-shape,determinism")
+    assert report["failed"] == failed, format_report(report)
+
+
+def test_pigd_whose_noise_does_not_decay_fails_the_rate():
+    report = _report(pigd_with_constant_noise, "online:Algorithm 2", "rate")
+    assert report["failed"] == ["rate"], format_report(report)
+    assert "intervals do not overlap" in _verdicts(report)["rate"]["detail"]
+
+
+def cdpcwme_with_the_bucket_count_for_n(X, rho, tau, beta, rng, calibration="paper"):
+    """Theorem 4.1's sigma with the bucket count m where n belongs: the noise does not shrink with n
+    (the negative control of tests/heavy_tailed/test_rates.py, as a black box)."""
+    from reference.algorithms import heavy_tailed as ht
+
+    X = np.asarray(X, dtype=float)
+    m = ht.bucket_count(X.shape[1], beta)
+    mu_hat = ht.high_dimensional_mean(X, tau, None, m=m)
+    return mu_hat + ht.cwme_paper_sigma(m, X.shape[1], tau, rho, beta) * rng.standard_normal(X.shape[1])
+
+
+def test_cdpcwme_with_a_noise_that_does_not_shrink_fails_the_rate():
+    report = _report(cdpcwme_with_the_bucket_count_for_n, "heavy_tailed:CDPCWME", "rate")
+    assert report["failed"] == ["rate"], format_report(report)
+
+
+def test_conform_json_and_text_name_each_property_and_n_a_reasons():
+    out = subprocess.run([sys.executable, "-m", "reference", "conform",
+                          "reference.privacy.mechanisms:gaussian_mechanism", "--algorithm", "core:gaussian_mechanism",
+                          "--mode", "replay,rate,feasibility,zero-noise,finite-shape,determinism", "--json"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    v = _verdicts(report)
+    assert v["replay"]["verdict"] == "pass" and v["finite-shape"]["verdict"] == "pass"
+    assert v["rate"]["verdict"] == "n/a" and "no convergence claim" in v["rate"]["detail"]
+    assert v["feasibility"]["verdict"] == "n/a" and "unconstrained" in v["feasibility"]["detail"]
+    assert v["zero-noise"]["verdict"] == "n/a" and "does not accept sigma=0.0" in v["zero-noise"]["detail"]
+    bad = subprocess.run([sys.executable, "-m", "reference", "conform", f"{__name__}:gaussian_with_a_noise_floor",
+                          "--algorithm", "core:gaussian_mechanism", "--mode", "zero-noise"],
+                         capture_output=True, text=True, cwd=str(__import__("pathlib").Path(__file__).parent.parent))
+    assert bad.returncode == 1
+    assert "zero-noise    FAIL" in bad.stdout and "failed zero-noise" in bad.stdout, bad.stdout + bad.stderr
