@@ -4,6 +4,9 @@
            the default run is derandomized (a failure it finds once, it finds every time),
            --deep explores with fresh random examples
 --impl     MODULE:FUNCTION of another implementation to run the property suite against
+-m crosscheck
+           also run the cross-checks against Google's dp-accounting (tox -e crosscheck); they are
+           skipped otherwise, even where dp-accounting is installed
 --shuffle SEED
            run the collected tests in a random order (random.Random(SEED).shuffle), to show that no
            test depends on another's side effects (global mpmath precision, numpy state, caches)
@@ -51,6 +54,13 @@ def pytest_collection_modifyitems(config, items):
     seed = config.getoption("--shuffle")
     if seed is not None:
         random.Random(seed).shuffle(items)
+    if "crosscheck" not in (config.option.markexpr or ""):
+        # the independent accountant's grid is slow (minutes): only where asked for (tox -e crosscheck),
+        # even when dp-accounting happens to be installed
+        skip_cc = pytest.mark.skip(reason="cross-check against dp-accounting: use -m crosscheck (tox -e crosscheck)")
+        for item in items:
+            if "crosscheck" in item.keywords:
+                item.add_marker(skip_cc)
     if not config.getoption("--deep"):
         skip = pytest.mark.skip(reason="long statistical run: use --deep")
         for item in items:

@@ -67,6 +67,9 @@ __all__ = [
 
 #: working precision (significant decimal digits) of every mpmath computation here
 DPS = 60
+#: above this many distinct terms, a sum of transcendental terms is taken in float64 with an explicit
+#: relative margin instead of mpmath (heterogeneous_composition on long ledgers)
+_MPMATH_TERMS = 64
 _MARGIN = mpmath.mpf(10) ** -(DPS - 10)
 
 CLAIMS = (
@@ -183,6 +186,51 @@ def _up_q(x: Fraction) -> float:
     return f
 
 
+def _up_ratio(n: int, d: int) -> float:
+    """The smallest float >= n/d for integers n >= 0, d > 0 (what ``_up_q(Fraction(n, d))`` gives, without
+    the Fraction machinery: Python's int / int is correctly rounded, so at most one step up is needed)."""
+    f = n / d
+    if math.isfinite(f):
+        fn, fd = f.as_integer_ratio()
+        if fn * d < n * fd:
+            f = math.nextafter(f, math.inf)
+    return f
+
+
+def _div_up(a: float, b: float, factor: int = 1) -> float:
+    """The smallest float >= factor * a / b (a >= 0, b > 0 floats, exact rational arithmetic)."""
+    an, ad = float(a).as_integer_ratio()
+    bn, bd = float(b).as_integer_ratio()
+    return _up_ratio(factor * an * bd, ad * bn)
+
+
+def _sum_up(values) -> float:
+    """The smallest float >= the exact sum of the floats ``values``.
+
+    ``math.fsum`` is correctly rounded (Shewchuk's exact partials); the exact residual of the
+    values and minus that sum, again by ``fsum``, has the sign of the true residual (an exact sum
+    of floats is a multiple of 2^-1074, so a non-zero one never rounds to 0): one step up when
+    it is positive. The same float as summing Fractions and rounding up, without them."""
+    xs = [float(v) for v in values]
+    s = math.fsum(xs)
+    if math.isfinite(s):
+        xs.append(-s)
+        if math.fsum(xs) > 0:
+            s = math.nextafter(s, math.inf)
+    return s
+
+
+def _sum_of_squares_q(values) -> Fraction:
+    """The exact sum of the squares of the floats ``values`` (integer arithmetic on a common power-of-two
+    denominator: every float is n / 2^k)."""
+    ratios = [float(v).as_integer_ratio() for v in values]
+    if not ratios:
+        return Fraction(0)
+    big = max(d for _, d in ratios)                   # every d is a power of two, so d divides big
+    total = sum((n * (big // d)) ** 2 for n, d in ratios)
+    return Fraction(total, big * big)
+
+
 def _sqrt_up_q(x: Fraction) -> float:
     """The smallest float >= sqrt(x), for an exact rational x >= 0 (no rounding error at all)."""
     f = math.sqrt(float(x))
@@ -228,11 +276,10 @@ def basic_composition(epsilons, deltas=None) -> tuple[float, float]:
     ``deltas`` defaults to zeros (pure DP). Raises when the summed delta reaches 1.
     """
     eps, dels = _check_epsilons_deltas(epsilons, deltas)
-    e_total = sum((_q(v) for v in eps.tolist()), Fraction(0))
-    d_total = sum((_q(v) for v in dels.tolist()), Fraction(0))
-    if d_total >= 1:
-        raise AccountingError(f"the deltas sum to {float(d_total):.6g} >= 1: no guarantee")
-    return _up_q(e_total), _up_q(d_total)
+    d_total = _sum_up(dels.tolist())
+    if d_total >= 1:          # the exact sum is >= 1 exactly when its upward rounding is (1 is a float)
+        raise AccountingError(f"the deltas sum to {d_total:.6g} >= 1: no guarantee")
+    return _sum_up(eps.tolist()), d_total
 
 
 def advanced_composition(epsilon, delta, k, delta_prime) -> tuple[float, float]:
@@ -266,12 +313,15 @@ def _kov_hom_profile(eps0: mpmath.mpf, k: int, eps_prime: mpmath.mpf) -> mpmath.
     """sum_i C(k,i) max(0, e^{(k-i)eps0} - e^{eps'+i eps0}) / (1+e^eps0)^k (pure part)."""
     total = mpmath.mpf(0)
     c = mpmath.mpf(1)
+    up, down = mpmath.exp(eps0), mpmath.exp(-eps0)
+    hi, lo = mpmath.exp(k * eps0), mpmath.exp(eps_prime)          # e^{(k-i) eps0}, e^{eps' + i eps0}
     for i in range(k + 1):
         if (k - 2 * i) * eps0 <= eps_prime:
             break
-        total += c * (mpmath.exp((k - i) * eps0) - mpmath.exp(eps_prime + i * eps0))
+        total += c * (hi - lo)
         c = c * (k - i) / (i + 1)
-    return total / mpmath.power(1 + mpmath.exp(eps0), k)
+        hi, lo = hi * down, lo * up
+    return total / mpmath.power(1 + up, k)
 
 
 def _kov_profile(eps0, delta0, k, eps_prime):
@@ -301,7 +351,8 @@ def optimal_homogeneous_composition(epsilon, delta, k, delta_total) -> float:
     delta_total = check_delta(delta_total, "delta_total")
     # the profile is a difference of terms up to (1+e^eps)^k times larger than delta_total:
     # keep DPS digits beyond the ones that cancel
-    dps = DPS + int(-math.log10(delta_total)) + 20
+    # (and log10 k more, for the k products that replace the exponentials in the sums)
+    dps = DPS + int(-math.log10(delta_total)) + 20 + len(str(k))
     with mpmath.workdps(dps):
         e0 = _mp(epsilon)
         q = mpmath.power(1 - _mp(delta), k)
@@ -316,13 +367,19 @@ def optimal_homogeneous_composition(epsilon, delta, k, delta_total) -> float:
         b = mpmath.mpf(0)
         c = mpmath.mpf(1)
         eps_prime = None
+        up, down = mpmath.exp(e0), mpmath.exp(-e0)
+        hi, lo = mpmath.exp(k * e0), mpmath.mpf(1)                 # e^{(k-i) e0}, e^{i e0}
+        down2 = down * down
+        exp_lower = mpmath.exp((k - 2) * e0)                       # e^{lower}
         for m in range(1, k + 2):
             i = m - 1
-            a += c * mpmath.exp((k - i) * e0)
-            b += c * mpmath.exp(i * e0)
+            a += c * hi
+            b += c * lo
             c = c * (k - i) / (i + 1)
+            hi, lo = hi * down, lo * up
             lower = (k - 2 * m) * e0            # piece m is [lower, lower + 2 eps0]
-            d_lower = a - mpmath.exp(lower) * b
+            d_lower = a - exp_lower * b
+            exp_lower *= down2
             if d_lower >= t or lower <= 0:
                 eps_prime = mpmath.log((a - t) / b) if a > t else mpmath.mpf(-1)
                 break
@@ -357,14 +414,21 @@ def heterogeneous_composition(epsilons, delta_prime) -> tuple[float, float]:
     if np.any(eps < 0):
         raise ParameterError("epsilons", "every epsilon_l >= 0", eps.min())
     delta_prime = check_delta(delta_prime, "delta_prime")
+    values, counts = np.unique(eps, return_counts=True)
+    sq_q = _sum_of_squares_q(eps.tolist())                            # exact
     with mpmath.workdps(DPS):
-        es = [_mp(v) for v in eps.tolist()]
         d = _mp(delta_prime)
-        drift = mpmath.fsum(e * mpmath.tanh(e / 2) for e in es)
-        sq = mpmath.fsum(e * e for e in es)
+        if values.size <= _MPMATH_TERMS:
+            drift = mpmath.fsum(int(c) * _mp(e) * mpmath.tanh(_mp(e) / 2) for e, c in zip(values.tolist(), counts))
+        else:
+            # many distinct epsilons (certify on long heterogeneous ledgers): each term e tanh(e/2) in
+            # float64 is within a few units of roundoff (libm tanh within 2 ulp, one product) and fsum
+            # is correctly rounded, so a relative 1e-12 inflation makes the sum an upper bound
+            drift = _mp(math.fsum(e * math.tanh(e / 2) for e in eps.tolist())) * (1 + mpmath.mpf(10) ** -12)
+        sq = _mp(sq_q.numerator) / sq_q.denominator
         second = drift + mpmath.sqrt(2 * sq * mpmath.log(mpmath.e + mpmath.sqrt(sq) / d))
         third = drift + mpmath.sqrt(2 * sq * mpmath.log(1 / d))
-        basic = _up_q(sum((_q(v) for v in eps.tolist()), Fraction(0)))      # exact sum
+        basic = _sum_up(eps.tolist())                                   # exact sum, rounded up
         return min(basic, _up(second), _up(third)), delta_prime
 
 
@@ -375,13 +439,16 @@ def zcdp_of_gaussian(sensitivity, sigma) -> float:
     """zCDP of the Gaussian mechanism [BS16, Proposition 1.6]: rho = Delta^2 / (2 sigma^2)."""
     sensitivity = check_nonnegative(sensitivity, "sensitivity")
     sigma = check_positive(sigma, "sigma")
-    return _up_q(_q(sensitivity) ** 2 / (2 * _q(sigma) ** 2))
+    sn, sd = float(sensitivity).as_integer_ratio()
+    gn, gd = float(sigma).as_integer_ratio()
+    return _up_ratio(sn * sn * gd * gd, 2 * sd * sd * gn * gn)
 
 
 def zcdp_of_pure(epsilon) -> float:
     """zCDP of a pure eps-DP mechanism [BS16, Proposition 1.4]: rho = eps^2 / 2."""
     epsilon = check_nonnegative(epsilon, "epsilon")
-    return _up_q(_q(epsilon) ** 2 / 2)
+    en, ed = float(epsilon).as_integer_ratio()
+    return _up_ratio(en * en, 2 * ed * ed)
 
 
 def zcdp_compose(rhos) -> float:
@@ -389,7 +456,7 @@ def zcdp_compose(rhos) -> float:
     r = check_array(rhos, "rhos", ndim=1)
     if np.any(r < 0):
         raise ParameterError("rhos", "every rho_i >= 0", r.min())
-    return _up_q(sum((_q(v) for v in r.tolist()), Fraction(0)))
+    return _sum_up(r.tolist())
 
 
 def _tight_conversion_mp(rho: mpmath.mpf, log_inv_delta: mpmath.mpf, h: mpmath.mpf) -> mpmath.mpf:
@@ -690,7 +757,7 @@ def gdp_compose(mus) -> float:
     m = check_array(mus, "mus", ndim=1)
     if np.any(m < 0):
         raise ParameterError("mus", "every mu_i >= 0", m.min())
-    return _sqrt_up_q(sum((_q(v) ** 2 for v in m.tolist()), Fraction(0)))
+    return _sqrt_up_q(_sum_of_squares_q(m.tolist()))
 
 
 # ---------------------------------------------------------------------------
@@ -860,10 +927,10 @@ def event_epsilon(event: MechanismEvent) -> float:
     """
     event = _check_event(event)
     if event.kind == "laplace":
-        return _up_q(_q(event.sensitivity) / _q(event.noise_scale))
+        return _div_up(event.sensitivity, event.noise_scale)
     if event.kind == "report_noisy_max":
         factor = 1 if event.monotone else 2
-        return _up_q(factor * _q(event.sensitivity) / _q(event.noise_scale))
+        return _div_up(event.sensitivity, event.noise_scale, factor)
     if event.kind in ("exponential", "pure", "approximate"):
         return float(event.epsilon)
     raise AccountingError("a gaussian event is not eps-DP for any finite eps; use event_mu or event_rho")
@@ -874,7 +941,7 @@ def event_mu(event: MechanismEvent) -> float:
     event = _check_event(event)
     if event.kind != "gaussian":
         raise AccountingError(f"event_mu is defined for gaussian events, not {event.kind!r}")
-    return _up_q(_q(event.sensitivity) / _q(event.noise_scale))
+    return _div_up(event.sensitivity, event.noise_scale)
 
 
 def event_rho(event: MechanismEvent) -> float:
@@ -965,14 +1032,21 @@ def certify(ledger, delta) -> Certificate:
         # A claimed guarantee is not a proof: never report it as certified.
         return Certificate(math.inf, delta, "not certifiable: " + "; ".join(e.label or "claimed event" for e in claimed),
                            (), len(events), 0.0, tuple(sorted({e.relation for e in events})))
-    events = tuple(_check_event(e) for e in events)
-    relations = tuple(sorted({e.relation for e in events}))
+    for e in events:
+        if not isinstance(e, MechanismEvent):
+            raise ParameterError("event", "a MechanismEvent", type(e).__name__)
+    # each distinct event is checked and converted once (long ledgers repeat a few events)
+    value = {}
+    for e in dict.fromkeys(events):
+        _check_event(e)
+        value[e] = event_mu(e) if e.kind == "gaussian" else (event_epsilon(e), float(e.delta))
+    relations = tuple(sorted({e.relation for e in value}))
     n = len(events)
 
-    gaussian_mus = [event_mu(e) for e in events if e.kind == "gaussian"]
+    gaussian_mus = [value[e] for e in events if e.kind == "gaussian"]
     gaussian_mus = [m for m in gaussian_mus if m > 0]
-    pure = [(event_epsilon(e), float(e.delta)) for e in events if e.kind != "gaussian"]
-    delta_events_q = sum((_q(d) for _, d in pure), Fraction(0))
+    pure = [value[e] for e in events if e.kind != "gaussian"]
+    delta_events_q = sum((_q(d) for _, d in pure if d != 0), Fraction(0))
     delta_c_q = _q(delta) - delta_events_q
     if delta_c_q <= 0:
         raise AccountingError(
@@ -992,10 +1066,8 @@ def certify(ledger, delta) -> Certificate:
     candidates: list[tuple[str, float]] = []
     # basic (with the Gaussians as one exact GDP block)
     if pure_eps:
-        basic = sum((_q(e) for e in pure_eps), Fraction(0))
-        if gaussian_mus:
-            basic += _q(gaussian_epsilon(delta_c, gdp_compose(gaussian_mus)))
-        candidates.append(("basic" if not gaussian_mus else "basic + GDP block", _up_q(basic)))
+        block = [gaussian_epsilon(delta_c, gdp_compose(gaussian_mus))] if gaussian_mus else []
+        candidates.append(("basic" if not gaussian_mus else "basic + GDP block", _sum_up(pure_eps + block)))
 
     homogeneous = not gaussian_mus and len(set(pure_eps)) == 1
     if homogeneous:
@@ -1011,8 +1083,9 @@ def certify(ledger, delta) -> Certificate:
     if pure_eps and not gaussian_mus:
         candidates.append(("heterogeneous (KOV Thm 3.5)", heterogeneous_composition(pure_eps, delta_c)[0]))
 
-    rho_total = zcdp_compose([zcdp_of_pure(e) for e in pure_eps]
-                             + [zcdp_of_gaussian(m, 1.0) for m in gaussian_mus])
+    rho_of = {e: zcdp_of_pure(e) for e in set(pure_eps)}
+    rho_of_mu = {m: zcdp_of_gaussian(m, 1.0) for m in set(gaussian_mus)}
+    rho_total = zcdp_compose([rho_of[e] for e in pure_eps] + [rho_of_mu[m] for m in gaussian_mus])
     candidates.append(("zCDP (standard)", zcdp_to_dp(rho_total, delta_c, "standard")))
     candidates.append(("zCDP (tight)", zcdp_to_dp(rho_total, delta_c, "tight")))
 

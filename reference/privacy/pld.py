@@ -90,6 +90,8 @@ _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
 #: Laplace / pure event is rounded *up* to the grid 2^(j/1024) (relative step 6.8e-4)
 #: so that equal ones can be composed together; more epsilon is always valid
 _MAX_DISTINCT = 48
+#: and when that still leaves more than this many, to the grid 2^(j/256) (relative step 2.7e-3)
+_MAX_PARTS = 256
 
 CLAIMS = (
     Claim("core:PLD composition", "accounting",
@@ -252,7 +254,7 @@ def saddle_tilt(parts, eps: float) -> float:
         top = np.maximum.reduceat(v, starts)
         x = np.exp(v - np.repeat(top, sizes))
         means = np.add.reduceat(x * loss, starts) / np.add.reduceat(x, starts)
-        return float(np.dot(counts, means)) - eps
+        return float((counts * means).sum()) - eps
 
     if f(0.0) >= 0:
         return 0.0
@@ -272,7 +274,7 @@ def _power(x: np.ndarray, count: int) -> tuple[np.ndarray, float]:
     n = sfft.next_fast_len(length, real=True)
     y = sfft.irfft(sfft.rfft(x, n) ** count, n)[:length]
     # Higham Thm 24.2 (eta = 8u) for the two transforms, and the complex power's rounding
-    err = 8 * _U * math.log2(n) * (count * float(np.linalg.norm(x)) + 1.0) + 4 * _U * count
+    err = 8 * _U * math.log2(n) * (count * math.sqrt(float((x * x).sum())) + 1.0) + 4 * _U * count
     return np.maximum(y, 0.0), err
 
 
@@ -384,14 +386,23 @@ def pld_epsilon(c: ComposedPLD, delta: float) -> float:
 # ---------------------------------------------------------------------------
 # Ledgers.
 
-def _quantise_up(e: float) -> float:
-    """The smallest 2^(j/1024) >= e (so a quantised epsilon is never smaller)."""
-    j = math.ceil(math.log2(e) * 1024)
-    q = 2.0 ** (j / 1024)
+def _quantise_up(e: float, per_octave: int = 1024) -> float:
+    """The smallest 2^(j/per_octave) >= e (so a quantised epsilon is never smaller)."""
+    j = math.ceil(math.log2(e) * per_octave)
+    q = 2.0 ** (j / per_octave)
     while q < e:
         j += 1
-        q = 2.0 ** (j / 1024)
+        q = 2.0 ** (j / per_octave)
     return q
+
+
+def _quantised(counts: dict, per_octave: int) -> dict:
+    merged: dict[tuple, int] = {}
+    for it, c in counts.items():
+        if it[0] in ("laplace", "rr"):
+            it = (it[0], _quantise_up(it[1], per_octave)) + tuple(it[2:])
+        merged[it] = merged.get(it, 0) + c
+    return merged
 
 
 def ledger_parts(items, h: float):
@@ -400,12 +411,8 @@ def ledger_parts(items, h: float):
     for it in items:
         counts[it] = counts.get(it, 0) + 1
     if len(counts) > _MAX_DISTINCT:
-        merged: dict[tuple, int] = {}
-        for it, c in counts.items():
-            if it[0] in ("laplace", "rr"):
-                it = (it[0], _quantise_up(it[1])) + tuple(it[2:])
-            merged[it] = merged.get(it, 0) + c
-        counts = merged
+        fine = _quantised(counts, 1024)
+        counts = fine if len(fine) <= _MAX_PARTS else _quantised(counts, 256)
     parts = []
     for it, c in counts.items():
         if it[0] == "laplace":
@@ -435,8 +442,28 @@ def grid_step(items, *, cells: int = 1 << 17, finest: float = 1e-4) -> float:
     return max(_support_width(items) / cells, finest)
 
 
+def _clt_guess(parts, delta: float) -> float:
+    """mean + sd * sqrt(2 ln(1/delta)) of the composed loss (its finite part): a rough, usually slightly
+    high, estimate of the epsilon at ``delta``, used only to place the tilt."""
+    mean = var = 0.0
+    for p, c in parts:
+        loss = (p.offset + np.arange(p.masses.size)) * p.h
+        w = p.masses / p.masses.sum()
+        m = float((w * loss).sum())
+        mean += c * m
+        var += c * float((w * (loss - m) ** 2).sum())
+    return mean + math.sqrt(var * 2 * math.log(1 / delta))
+
+
 def epsilon_for_items(items, delta: float, *, guess: float | None = None, h: float | None = None) -> float:
-    """The PLD epsilon of a list of ledger items at ``delta`` (see :func:`ledger_parts`)."""
+    """The PLD epsilon of a list of ledger items at ``delta`` (see :func:`ledger_parts`).
+
+    ``guess`` (an epsilon known to be valid, e.g. another method's) only places the FFT's tilt. The
+    tilt is the saddle point at the smaller of ``guess`` and a CLT estimate, then re-placed at the
+    epsilon found while the floating-point allowance is a visible part of delta (a tilt placed far
+    above the answer makes that allowance dominate). Every pass gives a valid bound; the smallest
+    is returned.
+    """
     delta = check_delta(delta)
     items = list(items)
     if not items:
@@ -444,16 +471,22 @@ def epsilon_for_items(items, delta: float, *, guess: float | None = None, h: flo
     h = grid_step(items) if h is None else check_positive(h, "h")
     parts = ledger_parts(items, h)
     best = math.inf
-    lam = saddle_tilt(parts, guess) if guess is not None and math.isfinite(guess) else 0.0
-    for _ in range(2):
+    start = _clt_guess(parts, delta)
+    if guess is not None and math.isfinite(guess):
+        start = min(start, guess)
+    lam = saddle_tilt(parts, start)
+    for _ in range(4):
         c = compose(parts, lam)
         eps = pld_epsilon(c, delta)
         best = min(best, eps)
         if not math.isfinite(eps):
             break
-        # a second, re-tilted pass only when the floating-point allowance is a visible part of delta
+        # another, re-tilted pass only when the floating-point allowance is a visible part of delta
         exact_part = pld_delta(replace(c, err=0.0), eps)
         if pld_delta(c, eps) <= exact_part * (1 + 1e-6):
             break
-        lam = saddle_tilt(parts, eps)
+        new_lam = saddle_tilt(parts, eps)
+        if abs(new_lam - lam) <= 1e-3 * max(1.0, lam):
+            break
+        lam = new_lam
     return best

@@ -7,9 +7,9 @@ Reference values are independent of the code under test:
   Laplace extended to every real t (tolerance 1e-11 absolute, from quad's epsabs);
 * exact profiles of randomized responses by enumerating the sign patterns (mpmath);
 * the Gaussian profile (Balle-Wang) integrated against a Laplace loss (quadrature);
-* the issue's three ledgers, whose epsilons come from an independent accountant
-  (Google dp-accounting 0.6.0, pessimistic PLD at interval 1e-5, as measured and
-  reported in issue 13): 39.58, 591.2 and 104.8.
+* the issue's example ledgers, bracketed by an independent accountant (Google dp-accounting
+  0.6.0, optimistic and pessimistic PLD at interval 1e-5, values recorded in ISSUE_13_EXAMPLES
+  with the settings used).
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ from scipy import integrate, special
 from reference.privacy import accounting as acc
 from reference.privacy import pld
 from reference.privacy.ledger import FrozenLedger, MechanismEvent
+
+from .pld_grid import events as grid_events
+from .pld_grid import noisier, random_grid
 
 QUAD_TOL = 1e-11
 
@@ -234,17 +237,35 @@ def test_a_finer_grid_only_tightens_and_stays_above_the_exact_value():
 # ---------------------------------------------------------------------------
 # certify: the issue's examples, monotonicity, speed.
 
+#: The issue's example ledgers with an independent bracket of their exact epsilon: Google
+#: dp-accounting 0.6.0, PrivacyLossDistribution from_laplace_mechanism / from_gaussian_mechanism
+#: (sensitivity 1), value_discretization_interval=1e-5, self_compose / compose,
+#: get_epsilon_for_delta; "pessimistic" is pessimistic_estimate=True (connect-the-dots, an upper
+#: bound), "optimistic" is pessimistic_estimate=False, use_connect_dots=False (a lower bound).
+#: Recorded on 2026-11-23 (tests/privacy/test_accounting_crosscheck.py recomputes this kind of value
+#: under tox -e crosscheck).
+ISSUE_13_EXAMPLES = [
+    # (name, events, delta, optimistic, pessimistic)
+    ("50 Laplace eps0 1", [lap(1.0)] * 50, 1e-5, 39.5783647174685, 39.57878932109237),
+    ("464 Laplace eps0 1.795", [lap(1 / 1.795)] * 464, 8.4e-10, 591.16082742598, 591.1644878259644),
+    ("7 Gaussian sigma 1.137 + 181 Laplace eps0 0.833",
+     [MechanismEvent("gaussian", 1.0, "l2", noise_scale=1.137)] * 7 + [lap(1 / 0.833)] * 181, 1.5e-9,
+     104.75183406368848, 104.75329381491726),
+    ("1000 Laplace b 10", [lap(10.0)] * 1000, 1e-5, 17.423416402081358, 17.423651987498953),
+]
+
+
 @pytest.mark.claim("core:certify")
-@pytest.mark.parametrize("events, delta, reference", [
-    ([lap(1.0)] * 50, 1e-5, 39.58),
-    ([lap(1 / 1.795)] * 464, 8.4e-10, 591.2),
-    ([MechanismEvent("gaussian", 1.0, "l2", noise_scale=1.137)] * 7 + [lap(1 / 0.833)] * 181, 1.5e-9, 104.8),
-])
-def test_issue_13_examples_match_the_independent_pld_within_one_percent(events, delta, reference):
-    """Reference values: dp-accounting 0.6.0 pessimistic PLD (interval 1e-5), issue 13. Before the
-    PLD, certify gave 45.68, 739.6 and 136.7 on these ledgers."""
+@pytest.mark.parametrize("name, events, delta, optimistic, pessimistic", ISSUE_13_EXAMPLES,
+                         ids=[e[0] for e in ISSUE_13_EXAMPLES])
+def test_issue_13_examples_match_the_independent_pld_within_one_percent(name, events, delta, optimistic,
+                                                                         pessimistic):
+    """certify on the issue's ledgers: never below dp-accounting's optimistic value (a lower bound of the
+    exact epsilon) and at most 1% above its pessimistic one (issue 13's target; measured: within 0.005%).
+    Before the PLD, certify gave 45.68, 739.6, 136.7 and 17.787 on these ledgers (issue 13)."""
     c = acc.certify(ledger(events), delta)
-    assert abs(c.epsilon / reference - 1) <= 0.01
+    assert c.epsilon >= optimistic
+    assert c.epsilon <= 1.01 * pessimistic
     assert c.method == "PLD (connect-the-dots)"
 
 
@@ -255,6 +276,18 @@ def test_certify_is_monotone_in_the_noise_on_the_issue_ledger():
     hetero = acc.certify(ledger([lap(10 + 0.001 * i) for i in range(1000)]), 1e-5).epsilon
     homo = acc.certify(ledger([lap(10.0)] * 1000), 1e-5).epsilon
     assert hetero <= homo
+
+
+@pytest.mark.claim("core:certify")
+@pytest.mark.parametrize("name, spec, delta", random_grid(), ids=lambda v: v if isinstance(v, str) else "")
+def test_certify_is_monotone_in_the_noise_on_the_crosscheck_grid(name, spec, delta):
+    """Every event of a crosscheck-grid ledger made noisier (independent factors in [1, 1.5]): the
+    certificate never grows (relative 1e-9 for the grid step, which moves with the support)."""
+    rng = np.random.default_rng([ord(c) for c in name])
+    more = noisier(spec, rng)
+    before = acc.certify(grid_events(spec), delta).epsilon
+    after = acc.certify(grid_events(more), delta).epsilon
+    assert after <= before * (1 + 1e-9)
 
 
 @pytest.mark.claim("core:certify")
@@ -276,9 +309,30 @@ def test_the_pld_candidate_is_not_used_where_kov_is_exact():
     assert c.method == "optimal (KOV)"
 
 
-def test_certify_speed_benchmark_not_timed():
-    """A benchmark, not a timed test: the time is printed (pytest -s), never asserted."""
-    led = ledger([lap(10 + 0.001 * i) for i in range(1000)])
-    t = time.perf_counter()
-    acc.certify(led, 1e-5)
-    print(f"certify, 1000 heterogeneous Laplace events: {time.perf_counter() - t:.3f} s")
+#: The 1000-event ledgers of the speed benchmark (docs/accountant.md, "Speed").
+SPEED_LEDGERS = {
+    "1000 Laplace b = 10 + 0.001 i": [lap(10 + 0.001 * i) for i in range(1000)],
+    "1000 Laplace b = 10": [lap(10.0)] * 1000,
+    "1000 Gaussian sigma = 30": [MechanismEvent("gaussian", 1.0, "l2", noise_scale=30.0)] * 1000,
+    "1000 Gumbel report-noisy-max b = 20": [MechanismEvent("report_noisy_max", 1.0, "score", noise_scale=20.0,
+                                                           noise="gumbel")] * 1000,
+    "500 Gaussian + 500 Laplace": ([MechanismEvent("gaussian", 1.0, "l2", noise_scale=30.0)] * 500
+                                   + [lap(10.0)] * 500),
+    "1000 pure steps, 1000 distinct eps": [MechanismEvent("pure", 0.0, "l1", epsilon=0.05 + 1e-4 * i)
+                                           for i in range(1000)],
+}
+
+
+@pytest.mark.parametrize("name", list(SPEED_LEDGERS))
+def test_certify_speed_for_1000_events(name):
+    """A benchmark with a generous bound: certify's CPU time (time.process_time, the best of 3, so that
+    other processes on a shared machine do not count) for 1000 events is under 1 s. The idle-machine
+    figures (the issue's target: under 0.1 s) are in docs/accountant.md; pytest -s prints them."""
+    led = ledger(SPEED_LEDGERS[name])
+    best = math.inf
+    for _ in range(3):
+        t = time.process_time()
+        acc.certify(led, 1e-5)
+        best = min(best, time.process_time() - t)
+    print(f"certify, {name}: {best:.3f} s (CPU)")
+    assert best < 1.0
