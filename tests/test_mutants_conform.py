@@ -84,10 +84,18 @@ def test_half_gaussian_noise_is_rejected_by_the_privacy_audit_of_the_black_box()
 
 def test_a_ledger_only_mutant_survives_conform_and_says_why():
     """core-M62 records half the l1 sensitivity in the ledger; the released values are the reference's."""
-    r = conform_mutant(MUTANTS["core-M62"], properties=("replay", "law", "finite-shape"))
+    r = conform_mutant(MUTANTS["core-M62"], properties=("replay", "law", "finite-shape"), through=False)
     assert r.status == "survived" and not r.rejected_by, r.details
     assert "ledger" in SURVIVOR_NOTES["core-M62"]
-    assert "survived: " in markdown([r])
+    assert "survived its target's cases: ledger only" in markdown([r])
+
+
+def test_a_survivor_of_its_target_is_checked_through_the_other_entry_points_of_its_file():
+    """core-M13 edits report_noisy_min; its target's cases (core:report_noisy_max) do not run it, the
+    core:report_noisy_min cases do, and replay rejects it there."""
+    r = conform_mutant(MUTANTS["core-M13"], properties=("replay",))
+    assert r.status == "survived" and r.rejected_through == {"core:report_noisy_min": ["replay"]}, r.details
+    assert "rejected through core:report_noisy_min by replay" in markdown([r])
 
 
 def test_first_stops_at_the_first_failing_property():

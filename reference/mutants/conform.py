@@ -66,6 +66,7 @@ class ConformMutantResult:
     rejected_by: list[str] = field(default_factory=list)  # properties that failed, in PROPERTIES order
     verdicts: dict[str, str] = field(default_factory=dict)  # property -> pass / fail / n/a / skipped
     details: dict[str, str] = field(default_factory=dict)   # property -> what conform said (failed ones)
+    rejected_through: dict[str, list[str]] = field(default_factory=dict)  # other id -> properties (survivors)
     seconds: float = 0.0
     detail: str = ""
 
@@ -78,7 +79,7 @@ class ConformMutantResult:
         return {"id": m.id, "target": m.target, "bug_class": m.bug_class, "description": m.description,
                 "file": m.file, "algorithm": self.algorithm, "status": self.status,
                 "rejected_by": self.rejected_by, "verdicts": self.verdicts, "details": self.details,
-                "equivalent": m.equivalent, "note": self.note, "seconds": round(self.seconds, 1),
+                "rejected_through": self.rejected_through, "equivalent": m.equivalent, "note": self.note, "seconds": round(self.seconds, 1),
                 "detail": self.detail}
 
 
@@ -170,18 +171,59 @@ def _in_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
+def _file_ids(mutant: Mutant) -> list[str]:
+    """The conform ids whose cases' function is defined in the file the mutant edits."""
+    from ..vector_cases import CASES
+
+    module = mutant.file.removesuffix(".py").replace("/", ".")
+    return sorted({c.algorithm for c in CASES if c.reference.partition(":")[0] == module})
+
+
+def _check_as(name: str, algorithm: str, properties: tuple[str, ...], first: bool, deep: bool,
+              verdicts_out: dict, details_out: dict) -> list[str]:
+    """Conform's properties on the copy ``name``'s conform function for ``algorithm``; returns the
+    properties that failed (and fills ``verdicts_out`` / ``details_out``)."""
+    from ..conformance import check_implementation, verdicts
+    from ..vectors import cases, resolve
+
+    references = sorted({c.reference for c in cases(algorithm)})
+    if len(references) != 1:
+        raise ValueError(f"{algorithm}'s cases run {references}: one conform function expected")
+    module, _, function = references[0].partition(":")
+    candidate = resolve(f"{name}{module[len(_package_dir().name):]}:{function}")
+    failed: list[str] = []
+    for prop in properties:
+        if first and failed:
+            verdicts_out.setdefault(prop, "skipped")
+            continue
+        try:
+            rows = check_implementation(candidate, algorithm, mode=prop, deep=deep)
+            (verdict,) = [v for v in verdicts(rows) if v.property == prop]
+            outcome, said = verdict.verdict, verdict.detail
+        except _Timeout:
+            raise
+        except Exception as exc:   # the harness itself stopped on the candidate's output
+            outcome, said = "fail", f"conform raised {type(exc).__name__}: {exc}"
+        if verdicts_out.get(prop) != "fail":
+            verdicts_out[prop] = outcome
+        if outcome == "fail":
+            failed.append(prop)
+            details_out[prop] = (details_out.get(prop, "") + f" [{algorithm}] " + said).strip()[:600]
+    return failed
+
+
 def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None, first: bool = False,
                    timeout: float | None = 900.0, deep: bool = False,
-                   algorithms: list[str] | None = None) -> ConformMutantResult:
+                   algorithms: list[str] | None = None, through: bool = True) -> ConformMutantResult:
     """Run conform's properties on the mutated copy's conform function (see the module docstring).
 
     ``properties``: which (default: all of PROPERTIES, in order). ``first``: stop at the first that fails
     (the others are reported ``skipped``). ``timeout``: seconds for the whole mutant. ``algorithms``: the
-    conform ids to check the copy as (default :func:`conform_ids`; e.g. a building block's mutant seen
-    through an algorithm that uses it)."""
-    from ..conformance import check_implementation, verdicts
+    conform ids to check the copy as (default :func:`conform_ids`). ``through``: when the mutant survives
+    its target's cases, also check the copy as the other ids whose conform function lives in the edited
+    file (a building block's mutant seen through another entry point, e.g. report_noisy_min's edit
+    through the ``core:report_noisy_min`` cases); what rejects it there is in ``rejected_through``."""
     from ..properties import PROPERTIES
-    from ..vectors import cases, resolve
 
     properties = tuple(PROPERTIES if properties is None else properties)
     ids = conform_ids(mutant) if algorithms is None else list(algorithms)
@@ -192,29 +234,15 @@ def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None,
     try:
         with _time_limit(timeout), mutated_package(mutant) as name:
             for algorithm in ids:
-                references = sorted({c.reference for c in cases(algorithm)})
-                if len(references) != 1:
-                    raise ValueError(f"{algorithm}'s cases run {references}: one conform function expected")
-                module, _, function = references[0].partition(":")
-                candidate = resolve(f"{name}{module[len(_package_dir().name):]}:{function}")
-                for prop in properties:
-                    if first and result.rejected_by:
-                        result.verdicts.setdefault(prop, "skipped")
-                        continue
-                    try:
-                        rows = check_implementation(candidate, algorithm, mode=prop, deep=deep)
-                        (verdict,) = [v for v in verdicts(rows) if v.property == prop]
-                        outcome, said = verdict.verdict, verdict.detail
-                    except _Timeout:
-                        raise
-                    except Exception as exc:   # the harness itself stopped on the candidate's output
-                        outcome, said = "fail", f"conform raised {type(exc).__name__}: {exc}"
-                    if result.verdicts.get(prop) != "fail":
-                        result.verdicts[prop] = outcome
-                    if outcome == "fail":
-                        if prop not in result.rejected_by:
-                            result.rejected_by.append(prop)
-                        result.details[prop] = (result.details.get(prop, "") + " " + said).strip()[:600]
+                for prop in _check_as(name, algorithm, properties, first, deep, result.verdicts, result.details):
+                    if prop not in result.rejected_by:
+                        result.rejected_by.append(prop)
+            if not result.rejected_by and through and algorithms is None:
+                for algorithm in (a for a in _file_ids(mutant) if a not in ids):
+                    seen: dict = {}
+                    failed = _check_as(name, algorithm, properties, True, deep, seen, result.details)
+                    if failed:
+                        result.rejected_through[algorithm] = failed
     except _Timeout:
         result.status, result.detail = "broken", f"conform did not finish within {timeout:.0f} s"
     except Exception as exc:   # the copy did not build or import
@@ -278,11 +306,24 @@ def summary(results: list[ConformMutantResult]) -> str:
             f"survived, {counts['no-cases']} without vector cases, {counts['broken']} broken")
 
 
+def _raises(r: ConformMutantResult) -> str:
+    """' (raises on the case's inputs)' when every failing property only reports the candidate raising."""
+    said = [r.details.get(p, "") for p in r.rejected_by]
+    if said and all("raised" in s for s in said):
+        import re
+
+        kinds = sorted(set(re.findall(r"raised (\w+)", " ".join(said))))
+        return f" (the copy raises {', '.join(kinds)} on the cases' inputs)"
+    return ""
+
+
 def _why(r: ConformMutantResult) -> str:
     if r.status == "rejected":
-        return ", ".join(r.rejected_by)
+        return ", ".join(r.rejected_by) + _raises(r)
     if r.status == "survived":
-        return "survived" + (f": {r.note}" if r.note else "")
+        through = "; ".join(f"rejected through {a} by {', '.join(ps)}" for a, ps in r.rejected_through.items())
+        text = "survived its target's cases" + (f" ({through})" if through else "")
+        return text + (f": {r.note}" if r.note else "")
     return f"{r.status}: {r.detail}"
 
 
