@@ -89,7 +89,9 @@ CASES: list[VectorCase] = [
         make_kwargs=(lambda calibration=calibration: {**_game(240, 112), "epsilon": 4.0, "delta": 1e-3, "beta": 0.25,
                                                       "B": 2, "fw_T": 4, "k": 2, "k_prime": 1,
                                                       "calibration": calibration}),
+        # the steps are proportional to epsilon (the sampling noise ~ 1/eta), as for Algorithms 1, 3, 5
         seed=111, array_args=("atoms", "data"), statistic=_first, n_runs=300, rtol=1e-12, atol=1e-13,
+        noise_knob=("epsilon", -1.0),
         # the game is 3 x 2: x is the first 3 entries of the output, y the last 2
         invariants=(Feasible(lambda kw: _simplex(3), part=lambda out: np.asarray(out)[:3], what="the simplex (x)"),
                     Feasible(lambda kw: _simplex(2), part=lambda out: np.asarray(out)[3:], what="the simplex (y)")),
