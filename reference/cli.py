@@ -207,18 +207,28 @@ def _cmd_mutants_conform(args: argparse.Namespace) -> int:
         print("error: no mutant whose target has vector cases", file=sys.stderr)
         return 2
     print(f"conform on {len(mutants)} mutants, {args.workers or 1} at a time ...", file=sys.stderr)
-    results = mc.run_conform_matrix(
-        mutants, first=args.first, timeout=args.timeout, workers=args.workers or 1,
-        progress=lambda r: print(f"  {r.mutant.id:<20} {r.status:<9} {', '.join(r.rejected_by):<30} "
-                                 f"{r.seconds:6.1f} s", file=sys.stderr))
-    print(mc.table(results))
-    if args.json:
+    done: list = []
+
+    def write_json(results) -> None:
         from ._meta import report_metadata
 
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"metadata": report_metadata(command="mutants --conform"), "summary": mc.summary(results),
-                       "mutants": [r.as_json() for r in results]}, fh, indent=2)
+                       "complete": len(results) == len(mutants), "mutants": [r.as_json() for r in results]},
+                      fh, indent=2)
             fh.write("\n")
+
+    def progress(r) -> None:
+        print(f"  {r.mutant.id:<20} {r.status:<9} {', '.join(r.rejected_by):<30} {r.seconds:6.1f} s", file=sys.stderr)
+        done.append(r)
+        if args.json:            # rewritten after every mutant, so a long run leaves what it measured
+            write_json(done)
+
+    results = mc.run_conform_matrix(mutants, first=args.first, timeout=args.timeout, workers=args.workers or 1,
+                                    progress=progress)
+    print(mc.table(results))
+    if args.json:
+        write_json(results)
     if args.markdown:
         mc.write_markdown(results, args.markdown)
     return 0 if all(r.status == "rejected" or r.note for r in results) else 1
