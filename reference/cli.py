@@ -189,6 +189,12 @@ def _cmd_mutants_conform(args: argparse.Namespace) -> int:
     from .mutants import all_mutants
     from .mutants import conform as mc
 
+    if args.from_json:
+        results = mc.load_json(args.from_json)
+        print(mc.table(results))
+        if args.markdown:
+            mc.write_markdown(results, args.markdown)
+        return 0
     mutants = all_mutants(args.paper)
     if args.id:
         missing = set(args.id) - {m.id for m in mutants}
@@ -302,6 +308,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead of the test suite, hand each mutant whose target has vector cases to conform as a "
                         "black box and report which property rejects it (docs/conformance.md)")
     p.add_argument("--first", action="store_true", help="with --conform: stop each mutant at its first failing property")
+    p.add_argument("--from-json", metavar="FILE", help="with --conform: print (and --markdown) the results a "
+                                                        "--conform --json run wrote, without running")
     p.set_defaults(func=_cmd_mutants)
 
     p = sub.add_parser("vectors", help="write JSON test vectors (inputs, seed, draws, outputs)")

@@ -97,6 +97,24 @@ def test_a_survivor_of_its_target_is_checked_through_the_other_entry_points_of_i
     assert "rejected through core:report_noisy_min by replay" in markdown([r])
 
 
+def test_results_round_trip_through_json(tmp_path):
+    import json
+
+    from reference.mutants.conform import load_json, write_markdown
+
+    r = conform_mutant(MUTANTS["lasso-M13"], properties=("replay",))
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"mutants": [r.as_json()]}))
+    (back,) = load_json(path)
+    assert back.as_json() == r.as_json()
+    page = tmp_path / "page.md"
+    page.write_text("intro\n<!-- conform-kill-matrix:begin -->\nold\n<!-- conform-kill-matrix:end -->\noutro\n")
+    write_markdown([back], page)
+    text = page.read_text()
+    assert text.startswith("intro\n") and text.endswith("outro\n") and "old" not in text
+    assert "| lasso-M13 | lasso:Algorithm 2 |" in text and "**replay**" in text
+
+
 def test_first_stops_at_the_first_failing_property():
     r = conform_mutant(MUTANTS["core-M05"], properties=("replay", "law"), first=True)
     assert r.rejected_by == ["replay"] and r.verdicts["law"] == "skipped"

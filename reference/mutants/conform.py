@@ -297,6 +297,27 @@ def _cache_in_worker() -> None:
 # ---- reports
 
 
+def load_json(path: str | Path) -> list[ConformMutantResult]:
+    """The results a ``mutants --conform --json FILE`` run wrote (possibly a partial run), for writing the
+    table again without running the matrix (``--from-json``). Mutants are looked up in the catalogue."""
+    import json
+
+    from . import all_mutants
+
+    catalogue = {m.id: m for m in all_mutants()}
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    out = []
+    for row in data["mutants"]:
+        if row["id"] not in catalogue:
+            continue
+        out.append(ConformMutantResult(
+            catalogue[row["id"]], row["status"], algorithm=row.get("algorithm", ""),
+            rejected_by=list(row.get("rejected_by", [])), verdicts=dict(row.get("verdicts", {})),
+            details=dict(row.get("details", {})), rejected_through=dict(row.get("rejected_through", {})),
+            seconds=float(row.get("seconds", 0.0)), detail=row.get("detail", "")))
+    return out
+
+
 def summary(results: list[ConformMutantResult]) -> str:
     from collections import Counter
 
