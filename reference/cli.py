@@ -190,7 +190,7 @@ def _cmd_mutants_conform(args: argparse.Namespace) -> int:
     from .mutants import conform as mc
 
     if args.from_json:
-        results = mc.load_json(args.from_json)
+        results = mc.merge([mc.load_json(path) for path in args.from_json])
         print(mc.table(results))
         if args.markdown:
             mc.write_markdown(results, args.markdown)
@@ -230,8 +230,11 @@ def _cmd_mutants_conform(args: argparse.Namespace) -> int:
         if args.json:            # rewritten after every mutant, so a long run leaves what it measured
             write_json(done)
 
+    from .conformance import _properties
+
+    properties = _properties(args.mode) if args.mode else None
     results = mc.run_conform_matrix(mutants, first=args.first, timeout=args.timeout, workers=args.workers or 1,
-                                    progress=progress)
+                                    progress=progress, properties=properties)
     print(mc.table(results))
     if args.json:
         write_json(results)
@@ -308,8 +311,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead of the test suite, hand each mutant whose target has vector cases to conform as a "
                         "black box and report which property rejects it (docs/conformance.md)")
     p.add_argument("--first", action="store_true", help="with --conform: stop each mutant at its first failing property")
-    p.add_argument("--from-json", metavar="FILE", help="with --conform: print (and --markdown) the results a "
-                                                        "--conform --json run wrote, without running")
+    p.add_argument("--from-json", metavar="FILE", action="append",
+                   help="with --conform: print (and --markdown) the results a --conform --json run wrote, without "
+                        "running (repeatable: the runs are merged, e.g. a replay run and a black-box run)")
+    p.add_argument("--mode", default=None,
+                   help="with --conform: which properties, as conform's --mode (default all; e.g. 'replay', or "
+                        "'law,privacy,rate,feasibility,sparsity,zero-noise,finite-shape,determinism' for black boxes)")
     p.set_defaults(func=_cmd_mutants)
 
     p = sub.add_parser("vectors", help="write JSON test vectors (inputs, seed, draws, outputs)")

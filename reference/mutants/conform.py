@@ -262,7 +262,8 @@ def observable_mutants(paper: str | None = None) -> list[Mutant]:
 
 
 def run_conform_matrix(mutants: list[Mutant], *, first: bool = False, timeout: float = 900.0,
-                       workers: int = 1, progress=None) -> list[ConformMutantResult]:
+                       workers: int = 1, progress=None,
+                       properties: tuple[str, ...] | None = None) -> list[ConformMutantResult]:
     """:func:`conform_mutant` for each mutant; results in input order. ``workers=1``: one after the other
     in this process (the copies import side by side and are removed after each); more: a process pool."""
     from ..vectors import reference_side_cache
@@ -271,7 +272,7 @@ def run_conform_matrix(mutants: list[Mutant], *, first: bool = False, timeout: f
         results = []
         with reference_side_cache():     # the reference's side of law / privacy checks, once per case
             for m in mutants:
-                r = conform_mutant(m, first=first, timeout=timeout)
+                r = conform_mutant(m, first=first, timeout=timeout, properties=properties)
                 results.append(r)
                 if progress is not None:
                     progress(r)
@@ -279,7 +280,8 @@ def run_conform_matrix(mutants: list[Mutant], *, first: bool = False, timeout: f
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=workers, initializer=_cache_in_worker) as pool:
-        futures = [pool.submit(conform_mutant, m, first=first, timeout=timeout) for m in mutants]
+        futures = [pool.submit(conform_mutant, m, first=first, timeout=timeout, properties=properties)
+                   for m in mutants]
         results = []
         for future in futures:
             results.append(future.result())
@@ -295,6 +297,37 @@ def _cache_in_worker() -> None:
 
 
 # ---- reports
+
+
+def merge(runs: list[list[ConformMutantResult]]) -> list[ConformMutantResult]:
+    """One result per mutant from several runs of the matrix (e.g. a ``--mode replay`` run and a black-box
+    ``--mode law,privacy,... --first`` run): rejected if any run rejected it, the failing properties and
+    their details united, a property's verdict ``fail`` if it failed in any run; in first-seen order."""
+    from ..properties import PROPERTIES
+
+    out: dict[str, ConformMutantResult] = {}
+    for run in runs:
+        for r in run:
+            have = out.get(r.mutant.id)
+            if have is None:
+                out[r.mutant.id] = ConformMutantResult(r.mutant, r.status, r.algorithm, list(r.rejected_by),
+                                                       dict(r.verdicts), dict(r.details),
+                                                       dict(r.rejected_through), r.seconds, r.detail)
+                continue
+            for prop, verdict in r.verdicts.items():
+                if have.verdicts.get(prop) in (None, "skipped") or verdict == "fail":
+                    have.verdicts[prop] = verdict
+            have.rejected_by = sorted(set(have.rejected_by) | set(r.rejected_by), key=PROPERTIES.index)
+            have.details.update({k: v for k, v in r.details.items() if k not in have.details})
+            for algorithm, props in r.rejected_through.items():
+                have.rejected_through[algorithm] = sorted(set(have.rejected_through.get(algorithm, [])) | set(props),
+                                                          key=PROPERTIES.index)
+            have.seconds += r.seconds
+            if "rejected" in (have.status, r.status):
+                have.status = "rejected"
+            elif "broken" in (have.status, r.status):
+                have.status, have.detail = "broken", have.detail or r.detail
+    return list(out.values())
 
 
 def load_json(path: str | Path) -> list[ConformMutantResult]:
