@@ -263,6 +263,5 @@ MUTANTS = (
         replace="        if t == 1:\n            seed = int(rng.integers(2 ** 63))\n"
                 "        g = np.asarray(oracle(G, np.random.default_rng(seed), own), dtype=float)\n",
         checks=("tests/heavy_tailed/test_whitebox.py::test_line_by_line_oracle_noise_is_independent_across_steps",),
-        fast=True,
     ),
 )

@@ -259,6 +259,5 @@ MUTANTS = (
                 "        x_tilde = x + (beta / t) * z\n",
         checks=("tests/online/test_whitebox.py::test_pigd_line_by_line_noise_is_independent_across_rounds",
                 T_LAW),
-        fast=True,
     ),
 )

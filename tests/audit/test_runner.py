@@ -313,3 +313,39 @@ def test_discovery_finds_the_core_cases():
             "core:Exponential mechanism privacy", "core:Laplace report-noisy-max privacy",
             "core:Gumbel report-noisy-max privacy", "core:Tree aggregation privacy"} <= claims
     assert all(c.claim.startswith("core:") for c in discover_cases("core"))
+
+
+def _exact_one():
+    return 1.0
+
+
+def _exact_two():
+    return 2.0
+
+
+@pytest.mark.claim("core:Audit report")
+def test_white_box_row_reports_exact_and_tightness_and_says_why_it_falls_short():
+    """tightness = measured / certified; an exact value above the claim refutes; a row below its target says
+    why: 'sampling error only' when the exact value reaches the target, else the case's reason and exact/certified."""
+    row = run_case(tiny_case(audit="white-box", exact=_exact_one, tightness_target=0.9), quick=True)
+    assert row.audit == "white-box" and row.exact_epsilon == 1.0
+    assert row.measured_epsilon == row.epsilon_lower_bound and row.tightness == pytest.approx(row.epsilon_lower_bound)
+    if row.tightness < 0.9:
+        assert "sampling error only" in row.tightness_note
+    low = run_case(tiny_case(audit="white-box", exact=functools.partial(float, 0.5), tightness_target=1.0,
+                             tightness_note="the ledger is loose"), quick=True)
+    assert "the ledger is loose" in low.tightness_note and "exact 0.5 / certified 1 = 0.5" in low.tightness_note
+    bad = run_case(tiny_case(exact=_exact_two), quick=True)
+    assert bad.verdict == "refuted"
+    assert row.to_json()["tightness"] == row.tightness and row.to_json()["audit"] == "white-box"
+    with pytest.raises(ParameterError):
+        tiny_case(audit="grey-box")
+    with pytest.raises(ParameterError):
+        tiny_case(tightness_target=1.5)
+
+
+@pytest.mark.claim("core:Audit report")
+def test_quick_skips_full_only_rows_and_keeps_the_full_audits_keys():
+    cases = [tiny_case(title="a", in_quick=False), tiny_case(title="b")]
+    rows = run_audit(cases=cases, quick=True)
+    assert [r.title for r in rows] == ["b"] and rows[0].key == f"{CLAIM} #2"
