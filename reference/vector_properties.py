@@ -15,6 +15,7 @@ from dataclasses import replace as _replace
 import numpy as np
 
 from .properties import Feasible, Holds, Rate, Sparse, ZeroNoise
+from .vector_cases import _cwme_noiseless, _distance_to_noiseless
 from .vectors import VectorCase
 
 _NO_SET = "the output is unconstrained (a point of R^d)"
@@ -249,14 +250,6 @@ def _saddle_properties(case):
 
 # heavy_tailed
 
-def _cwme_noiseless(kw):
-    """Algorithm 3 with CDPCWME's bucket count: the estimate before the Gaussian / Laplace noise."""
-    from .algorithms import heavy_tailed as ht
-
-    X = np.asarray(kw["X"], dtype=float)
-    return ht.high_dimensional_mean(X, kw["tau"], None, m=ht.bucket_count(X.shape[1], kw["beta"]))
-
-
 def _cwme_rate_kwargs(n, gen):
     """Lomax data (k = 4 moments, d = 1, mu = 0.7) and Corollary 4.2's tau, beta for rho = 1e-4."""
     from .algorithms import heavy_tailed as ht
@@ -355,19 +348,6 @@ def _online_regret(kw, decisions):
     return ol.regret(_online_fs(kw), decisions, L2Ball(2, kw["radius"]))
 
 
-class _distance_to_noiseless:  # noqa: N801 - used like a function
-    """sum |output - noiseless output|: the size of the noise that reached the output (the law check's
-    statistic where the noiseless output is known; it sees a wrong noise scale directly)."""
-
-    def __init__(self, noiseless, make_kwargs):
-        self.noiseless, self.make_kwargs, self._value = noiseless, make_kwargs, None
-
-    def __call__(self, out) -> float:
-        if self._value is None:
-            self._value = np.asarray(self.noiseless(self.make_kwargs()), dtype=float)
-        return float(np.sum(np.abs(np.asarray(out, dtype=float) - self._value)))
-
-
 def _online_properties(case):
     a = case.algorithm
     no_pair = "no worst pair declared: python -m reference audit --paper online audits the streams"
@@ -377,8 +357,14 @@ def _online_properties(case):
         props = {"invariants": (Holds(in_ball, "every released decision xhat_t lies in the l2 ball (line 9)"),
                                 ZeroNoise({"epsilon": float("inf")}, _pigd_noiseless, rtol=1e-12, atol=1e-12,
                                           what="IGD's iterates")),
-                 "not_applicable": {"privacy": no_pair, "sparsity": _NO_SPARSITY},
-                 "statistic": _distance_to_noiseless(_pigd_noiseless, case.make_kwargs), "n_runs": 1000}
+                 "not_applicable": {"privacy": no_pair, "sparsity": _NO_SPARSITY}}
+        if case.name == "paper-T12-d2":
+            props["not_applicable"]["law"] = (
+                "the printed noise at epsilon = 1 (beta about 75) puts every decision on the sphere: the output "
+                "law does not depend on the noise scale (0.8 x the noise rejected in 0 of 200 repeats at 1000 "
+                "runs); the law is checked on paper-eps2500-T12-d2")
+        else:
+            props.update(statistic=_distance_to_noiseless(_pigd_noiseless, case.make_kwargs), n_runs=1000)
         if case.name.startswith("certified"):
             props["rate"] = Rate(_pigd_rate_kwargs("certified"), _online_regret,
                                  grid=(100.0, 200.0, 400.0, 800.0, 1600.0), repeats=4,
@@ -392,7 +378,9 @@ def _online_properties(case):
                                    "zero-noise": "not declared yet (the tree noise of eps = inf)",
                                    "rate": "Theorem 8's polylog regret is measured on the reference "
                                            "(tests/online/test_regret.py)"},
-                "statistic": lambda out: float(np.asarray(out)[-1, 0]), "n_runs": 1000}
+                # the median |decision coordinate|: PQFTL's decisions are ratios with heavy tails, where the
+                # last decision's signed coordinate barely moves with the noise (power 0 at 1000 runs)
+                "statistic": lambda out: float(np.median(np.abs(np.asarray(out, dtype=float)))), "n_runs": 1000}
     if a == "online:Algorithm 5":
         return {"invariants": (ZeroNoise({"epsilon": float("inf")},
                                          lambda kw: np.cumsum(np.asarray(kw["W"], dtype=float), axis=0),

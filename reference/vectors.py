@@ -200,13 +200,14 @@ class ScaledNoise:
 
 
 def law_check_power(case: VectorCase, factor: float = 0.8, repeats: int = 100, alpha: float = 1e-3,
-                    seed: int = 1) -> tuple[int, int]:
+                    seed: int = 1, n_runs: int | None = None) -> tuple[int, int]:
     """How often the distribution check rejects the reference run at ``factor`` x its noise:
     (rejections, repeats), each repeat with fresh seeds. With ``factor=1`` it measures the false
-    alarm rate (the candidate is the reference itself)."""
+    alarm rate (the candidate is the reference itself). ``n_runs``: runs a side (the case's by default)."""
     candidate = ScaledNoise(case, factor) if factor != 1.0 else resolve(case.reference)
     seeds = np.random.SeedSequence(seed).generate_state(repeats)
-    rejected = sum(not distribution_check(case, candidate, alpha=alpha, seed=int(s))[0] for s in seeds)
+    rejected = sum(not distribution_check(case, candidate, n_runs=n_runs, alpha=alpha, seed=int(s))[0]
+                   for s in seeds)
     return rejected, repeats
 
 
@@ -276,6 +277,52 @@ def _privacy_check(case: VectorCase, function: Callable, runs: int | None = None
                               f"({runs} runs a side, confidence {1 - beta:.0%})")
 
 
+def two_sample_p_value(ours: np.ndarray, theirs: np.ndarray) -> tuple[float, str | None]:
+    """The law check's test: chi-square homogeneity when the two samples take at most 50 distinct values,
+    else two-sample Kolmogorov-Smirnov. Returns (p value, test name); (1.0, None) when both samples are
+    one and the same constant."""
+    from scipy import stats
+
+    levels = np.union1d(ours, theirs)
+    if levels.size <= 50:
+        table = np.array([[np.sum(ours == v) for v in levels], [np.sum(theirs == v) for v in levels]])
+        table = table[:, table.sum(axis=0) > 0]
+        if table.shape[1] < 2:
+            return 1.0, None
+        return float(stats.chi2_contingency(table)[1]), "chi-square homogeneity"
+    return float(stats.ks_2samp(ours, theirs).pvalue), "two-sample KS"
+
+
+def law_check_power_resampled(case: VectorCase, factor: float = 0.8, runs: int | None = None, pool: int = 4,
+                              repeats: int = 400, alpha: float = 1e-3, seed: int = 1) -> float:
+    """:func:`law_check_power` estimated by resampling, for cases where each repeat costs minutes.
+
+    One pool of ``pool * runs`` statistics is drawn from the reference and one from the reference at
+    ``factor`` x its noise (fresh seeds); each of ``repeats`` law checks compares ``runs`` values drawn
+    without replacement from each pool. A random subset of i.i.d. draws is itself i.i.d., so every
+    repeat is a law check on valid samples; repeats share draws, so the estimate varies more than a
+    binomial proportion would (with pool = 4 two subsamples share a quarter of their values on
+    average). Returns the fraction of repeats that reject (at ``factor=1``: the false-alarm rate).
+    """
+    runs = case.n_runs if runs is None else int(runs)
+    candidate = ScaledNoise(case, factor) if factor != 1.0 else resolve(case.reference)
+    reference = resolve(case.reference)
+    kwargs = case.make_kwargs()
+    children = np.random.SeedSequence(seed).spawn(2 * pool * runs)
+
+    def sample(fn, seeds):
+        return np.array([float(case.statistic(case.output(fn(**kwargs, rng=np.random.default_rng(s)))))
+                         for s in seeds])
+
+    ours, theirs = sample(reference, children[:pool * runs]), sample(candidate, children[pool * runs:])
+    gen = np.random.default_rng(seed)
+    rejected = 0
+    for _ in range(repeats):
+        p_value, test = two_sample_p_value(gen.choice(ours, runs, replace=False), gen.choice(theirs, runs, replace=False))
+        rejected += test is not None and p_value < alpha
+    return rejected / repeats
+
+
 def distribution_check(case: VectorCase, function: Callable, n_runs: int | None = None, alpha: float = 1e-3,
                        seed: int = 20261121) -> tuple[bool, float, str]:
     """Black-box check: do ``function`` and the reference have the same output law?
@@ -287,8 +334,6 @@ def distribution_check(case: VectorCase, function: Callable, n_runs: int | None 
     rate against a correct implementation is at most ``alpha`` (KS is conservative on
     ties). Returns (passed, p_value, message).
     """
-    from scipy import stats
-
     if case.statistic is None:
         raise ParameterError("case.statistic", "a scalar summary for distribution checks", case.name)
     n_runs = case.n_runs if n_runs is None else n_runs
@@ -318,16 +363,8 @@ def distribution_check(case: VectorCase, function: Callable, n_runs: int | None 
         raise
     except Exception as exc:
         return False, 0.0, f"raised {type(exc).__name__}: {exc}"
-    levels = np.union1d(ours, theirs)
-    if levels.size <= 50:
-        table = np.array([[np.sum(ours == v) for v in levels], [np.sum(theirs == v) for v in levels]])
-        table = table[:, table.sum(axis=0) > 0]
-        if table.shape[1] < 2:
-            return True, 1.0, "both always return the same value"
-        p_value = float(stats.chi2_contingency(table)[1])
-        test = "chi-square homogeneity"
-    else:
-        p_value = float(stats.ks_2samp(ours, theirs).pvalue)
-        test = "two-sample KS"
+    p_value, test = two_sample_p_value(ours, theirs)
+    if test is None:
+        return True, 1.0, "both always return the same value"
     ok = p_value >= alpha
     return ok, p_value, f"{test} p = {p_value:.3g} (alpha = {alpha:g}, {n_runs} runs each)"
