@@ -191,6 +191,9 @@ def _cmd_mutants_conform(args: argparse.Namespace) -> int:
 
     if args.from_json:
         results = mc.merge([mc.load_json(path) for path in args.from_json])
+        for r in results:          # runs that predate the field: whether the cases run the edit (seconds each)
+            if r.status == "survived" and not r.rejected_through and not r.reached:
+                r.reached = {True: "yes", False: "no", None: "import"}[mc.exercised(r.mutant)]
         print(mc.table(results))
         if args.markdown:
             mc.write_markdown(results, args.markdown)

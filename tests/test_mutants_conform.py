@@ -86,7 +86,14 @@ def test_a_ledger_only_mutant_survives_conform_and_says_why():
     r = conform_mutant(MUTANTS["core-M62"], properties=("replay", "law", "finite-shape"), through=False)
     assert r.status == "survived" and not r.rejected_by, r.details
     assert "ledger" in SURVIVOR_NOTES["core-M62"]
-    assert "survived its target's cases: ledger only" in markdown([r])
+    assert r.reached == "yes"            # the cases run the edited line; it changes only the ledger
+    assert "survived its target's cases (the cases run the edited lines): ledger only" in markdown([r])
+
+
+def test_an_edit_the_cases_never_run_is_reported_as_such():
+    """core-M15 edits truncated_geometric_pmf; the core:truncated_geometric cases run the sampler only."""
+    r = conform_mutant(MUTANTS["core-M15"], properties=("replay",))
+    assert r.status == "survived" and r.reached == "no"
 
 
 def test_a_survivor_of_its_target_is_checked_through_the_other_entry_points_of_its_file():

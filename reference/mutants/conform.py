@@ -67,6 +67,7 @@ class ConformMutantResult:
     verdicts: dict[str, str] = field(default_factory=dict)  # property -> pass / fail / n/a / skipped
     details: dict[str, str] = field(default_factory=dict)   # property -> what conform said (failed ones)
     rejected_through: dict[str, list[str]] = field(default_factory=dict)  # other id -> properties (survivors)
+    reached: str = ""      # survivors: do the cases run the edited lines? "yes", "no", "import" (module level)
     seconds: float = 0.0
     detail: str = ""
 
@@ -79,7 +80,8 @@ class ConformMutantResult:
         return {"id": m.id, "target": m.target, "bug_class": m.bug_class, "description": m.description,
                 "file": m.file, "algorithm": self.algorithm, "status": self.status,
                 "rejected_by": self.rejected_by, "verdicts": self.verdicts, "details": self.details,
-                "rejected_through": self.rejected_through, "equivalent": m.equivalent, "note": self.note, "seconds": round(self.seconds, 1),
+                "rejected_through": self.rejected_through, "reached": self.reached, "equivalent": m.equivalent,
+                "note": self.note, "seconds": round(self.seconds, 1),
                 "detail": self.detail}
 
 
@@ -212,6 +214,64 @@ def _check_as(name: str, algorithm: str, properties: tuple[str, ...], first: boo
     return failed
 
 
+def _edited_lines(path: Path, mutant: Mutant) -> tuple[set[int], bool]:
+    """The line numbers the edit's replacement occupies in the edited copy, and whether the edit is at
+    module level (a line without indentation, or a ``def``: run at import, not by the cases)."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(mutant.replace)
+    first = text.count("\n", 0, start) + 1
+    lines = set(range(first, first + mutant.replace.count("\n") + 1))
+    line_start = text.rfind("\n", 0, start) + 1
+    head = text[line_start:start] + mutant.replace
+    module_level = not head[:1].isspace() or head.lstrip().startswith(("def ", "class ", "@"))
+    return lines, module_level
+
+
+def exercised(mutant: Mutant, algorithms: list[str] | None = None) -> bool | None:
+    """Do the vector cases run the edited lines? Runs the copy's conform function once on each case of
+    ``algorithms`` (default :func:`conform_ids` and the other ids of the edited file) under a line tracer.
+    ``None`` when the edit is at module level (it runs at import, so tracing the calls cannot tell)."""
+    import numpy as np
+
+    from ..vectors import cases, resolve
+
+    ids = (conform_ids(mutant) + [a for a in _file_ids(mutant) if a not in conform_ids(mutant)]
+           if algorithms is None else list(algorithms))
+    with mutated_package(mutant) as name:
+        copy_file = Path(importlib.import_module(name).__file__).parent / mutant.file.split("/", 1)[1]
+        lines, module_level = _edited_lines(copy_file, mutant)
+        if module_level:
+            return None
+        target, hit = str(copy_file), []
+
+        def tracer(frame, event, arg):
+            if frame.f_code.co_filename != target:
+                return None
+            if event == "line" and frame.f_lineno in lines:
+                hit.append(frame.f_lineno)
+            return tracer
+
+        import warnings
+
+        for algorithm in ids:
+            for case in cases(algorithm):
+                module, _, function = case.reference.partition(":")
+                fn = resolve(f"{name}{module[len(_package_dir().name):]}:{function}")
+                previous = sys.gettrace()
+                sys.settrace(tracer)
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        fn(**case.make_kwargs(), rng=np.random.default_rng(case.seed))
+                except Exception:
+                    pass
+                finally:
+                    sys.settrace(previous)
+                if hit:
+                    return True
+    return False
+
+
 def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None, first: bool = False,
                    timeout: float | None = 900.0, deep: bool = False,
                    algorithms: list[str] | None = None, through: bool = True) -> ConformMutantResult:
@@ -249,6 +309,11 @@ def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None,
         result.status, result.detail = "broken", f"{type(exc).__name__}: {exc}"
     else:
         result.status = "rejected" if result.rejected_by else "survived"
+    if result.status == "survived" and not result.rejected_through:
+        try:
+            result.reached = {True: "yes", False: "no", None: "import"}[exercised(mutant, algorithms)]
+        except Exception as exc:     # not worth failing the row over
+            result.reached = f"unknown ({type(exc).__name__})"
     result.rejected_by.sort(key=PROPERTIES.index)
     result.seconds = time.perf_counter() - start
     return result
@@ -312,8 +377,9 @@ def merge(runs: list[list[ConformMutantResult]]) -> list[ConformMutantResult]:
             if have is None:
                 out[r.mutant.id] = ConformMutantResult(r.mutant, r.status, r.algorithm, list(r.rejected_by),
                                                        dict(r.verdicts), dict(r.details),
-                                                       dict(r.rejected_through), r.seconds, r.detail)
+                                                       dict(r.rejected_through), r.reached, r.seconds, r.detail)
                 continue
+            have.reached = have.reached or r.reached
             for prop, verdict in r.verdicts.items():
                 if have.verdicts.get(prop) in (None, "skipped") or verdict == "fail":
                     have.verdicts[prop] = verdict
@@ -347,7 +413,7 @@ def load_json(path: str | Path) -> list[ConformMutantResult]:
             catalogue[row["id"]], row["status"], algorithm=row.get("algorithm", ""),
             rejected_by=list(row.get("rejected_by", [])), verdicts=dict(row.get("verdicts", {})),
             details=dict(row.get("details", {})), rejected_through=dict(row.get("rejected_through", {})),
-            seconds=float(row.get("seconds", 0.0)), detail=row.get("detail", "")))
+            seconds=float(row.get("seconds", 0.0)), detail=row.get("detail", ""), reached=row.get("reached", "")))
     return out
 
 
@@ -377,7 +443,9 @@ def _why(r: ConformMutantResult) -> str:
         return ", ".join(r.rejected_by) + _raises(r)
     if r.status == "survived":
         through = "; ".join(f"rejected through {a} by {', '.join(ps)}" for a, ps in r.rejected_through.items())
-        text = "survived its target's cases" + (f" ({through})" if through else "")
+        reached = {"no": "the cases never run the edited lines", "yes": "the cases run the edited lines",
+                   "import": "a module-level edit"}.get(r.reached, "")
+        text = "survived its target's cases" + (f" ({through})" if through else f" ({reached})" if reached else "")
         return text + (f": {r.note}" if r.note else "")
     return f"{r.status}: {r.detail}"
 
