@@ -1,8 +1,10 @@
-"""Mutants of the PLD accountant (reference/privacy/pld.py and its place in certify).
+"""Mutants of the PLD accountant (reference/privacy/pld.py and its place in certify) and of the
+bounded-range composition (reference/privacy/bounded_range.py).
 
 Ids core-M200 upward (the rest of the core catalogue uses core-M01..M199). Each is a wrong
 line a PLD implementation plausibly contains; the checks compare with exact profiles computed
-independently (quadrature, enumeration) in tests/privacy/test_pld.py.
+independently (quadrature, enumeration) in tests/privacy/test_pld.py, and with brute-force optimal
+compositions of bounded-range steps in tests/privacy/test_bounded_range.py.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from . import Mutant
 PLD = "reference/privacy/pld.py"
 ACC = "reference/privacy/accounting.py"
 T_PLD = "tests/privacy/test_pld.py"
+BR = "reference/privacy/bounded_range.py"
+T_BR = "tests/privacy/test_bounded_range.py"
 
 MUTANTS = (
     Mutant(
@@ -60,5 +64,43 @@ MUTANTS = (
         replace="+ self.log_z + self.lam * loss",
         checks=(f"{T_PLD}::test_issue_13_examples_match_the_independent_pld_within_one_percent",
                 f"{T_PLD}::test_fft_error_bound_covers_the_direct_convolution"),
+    ),
+    Mutant(
+        id="core-M205", target="core:certify", bug_class="accountant",
+        description="the BR envelope's loss density mirrored, e^{(eps - l)/2} instead of e^{(l - eps)/2} "
+                    "(its mass moved to negative losses)",
+        file=PLD,
+        find="lambda l: c * np.exp((l - e) / 2)",
+        replace="lambda l: c * np.exp((e - l) / 2)",
+        checks=(f"{T_BR}::test_discretised_envelope_pld_is_an_upper_bound",
+                f"{T_BR}::test_certify_meets_the_adaptive_optimum_of_br_steps"),
+    ),
+    Mutant(
+        id="core-M206", target="core:certify", bug_class="exp-mech-factor",
+        description="a bounded-range event handed to the PLD at eps/2 (the exponential mechanism's "
+                    "2 Delta read as Delta)",
+        file=ACC,
+        find='items.append(("br", eps))',
+        replace='items.append(("br", eps / 2))',
+        checks=(f"{T_BR}::test_certify_meets_the_adaptive_optimum_of_br_steps",
+                f"{T_BR}::test_certify_of_long_br_ledgers_against_the_nonadaptive_optimum"),
+    ),
+    Mutant(
+        id="core-M207", target="core:certify", bug_class="accountant",
+        description="the BR concentration bound's Hoeffding term with the range halved: "
+                    "sqrt(ln(1/delta) sum eps_i^2 / 8) instead of / 2",
+        file=BR,
+        find="return _up(drift + mpmath.sqrt(sq * mpmath.log(1 / mpmath.mpf(delta_prime)) / 2))",
+        replace="return _up(drift + mpmath.sqrt(sq * mpmath.log(1 / mpmath.mpf(delta_prime)) / 8))",
+        checks=(f"{T_BR}::test_certify_of_long_br_ledgers_against_the_nonadaptive_optimum",),
+    ),
+    Mutant(
+        id="core-M208", target="core:certify", bug_class="accountant",
+        description="the BR concentration bound without its drift sum mu(eps_i) (the mean privacy loss "
+                    "forgotten, as if the loss were centred)",
+        file=BR,
+        find="return _up(drift + mpmath.sqrt(",
+        replace="return _up(0 * drift + mpmath.sqrt(",
+        checks=(f"{T_BR}::test_certify_of_long_br_ledgers_against_the_nonadaptive_optimum",),
     ),
 )

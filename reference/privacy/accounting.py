@@ -36,6 +36,9 @@ Sources (keys used in the docstrings):
 * [ZDW22] Zhu, Dong, Wang. Optimal accounting of differential privacy via characteristic function (AISTATS 2022).
 * [DGKKM22] Doroshenko, Ghazi, Kamath, Kumar, Manurangsi. Connect the dots: tighter discrete approximations
   of privacy loss distributions (PoPETs 2022).
+* [DR19]  Durfee, Rogers. Practical differentially private top-k selection with pay-what-you-get
+  composition (NeurIPS 2019).
+* [DDR20] Dong, Durfee, Rogers. Optimal differential privacy composition for exponential mechanisms (ICML 2020).
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from .._validate import (check_array, check_delta, check_epsilon, check_int,
                          check_nonnegative, check_positive)
 from ..claims import Claim
 from ..errors import AccountingError, ParameterError, warn_privacy
+from . import bounded_range as _br
 from . import pld as _pld
 from .ledger import FrozenLedger, Ledger, MechanismEvent
 
@@ -956,17 +960,28 @@ def event_rho(event: MechanismEvent) -> float:
     return zcdp_of_pure(event_epsilon(event))
 
 
+def is_bounded_range(event: MechanismEvent) -> bool:
+    """Whether an event is an eps-bounded-range mechanism with eps = :func:`event_epsilon`: the exponential
+    mechanism and report-noisy-max with Gumbel noise (which is the exponential mechanism), general or
+    monotone [DR19; DDR20]; see reference/privacy/bounded_range.py."""
+    return event.kind == "exponential" or (event.kind == "report_noisy_max" and event.noise == "gumbel")
+
+
 def _pld_items(kinds, pure, gaussian_mus) -> list[tuple]:
     """The events as PLD items (reference/privacy/pld.py): ('laplace', eps0) for a Laplace event,
-    ('rr', eps, delta_i) for the other eps-DP and (eps, delta)-DP kinds (randomized response is their
-    worst case [KOV15, Thm 3.3]), and one ('gaussian', sqrt(sum mu_i^2)) for all Gaussian events
-    [DRS22, Cor 3.3]. ``kinds`` and ``pure`` ((event_epsilon, delta) pairs) list the non-Gaussian
-    events in order. Events with epsilon 0 are left out."""
+    ('br', eps) for a bounded-range event (kind "br": the BR envelope pair), ('rr', eps, delta_i) for
+    the other eps-DP and (eps, delta)-DP kinds (randomized response is their worst case [KOV15,
+    Thm 3.3]), and one ('gaussian', sqrt(sum mu_i^2)) for all Gaussian events [DRS22, Cor 3.3].
+    ``kinds`` and ``pure`` ((event_epsilon, delta) pairs) list the non-Gaussian events in order.
+    Events with epsilon 0 are left out."""
     items: list[tuple] = []
     for kind, (eps, delta_i) in zip(kinds, pure):
         if eps <= 0:
             continue
-        items.append(("laplace", eps) if kind == "laplace" else ("rr", eps, delta_i))
+        if kind == "br":
+            items.append(("br", eps))
+        else:
+            items.append(("laplace", eps) if kind == "laplace" else ("rr", eps, delta_i))
     if gaussian_mus:
         items.append(("gaussian", gdp_compose(gaussian_mus)))
     return items
@@ -1009,10 +1024,15 @@ def certify(ledger, delta) -> Certificate:
       converted at delta_c [BS16 Prop 1.3; CKS20 Prop 12];
     * ``GDP (exact)``: when every event is Gaussian: exact [DRS22; BW18]. (Events of zero
       sensitivity are 0-DP and are left out of every method.)
+    * ``BR concentration (DDR20)``: when there are bounded-range events (exponential mechanism,
+      Gumbel report-noisy-max; :func:`is_bounded_range`) and no Gaussian one: the adaptive
+      Azuma-Hoeffding bound of [DDR20, Sec. 7] with the other eps-DP events in the same sum
+      (reference/privacy/bounded_range.py);
     * ``PLD (connect-the-dots)``: when there is a non-Gaussian event (and the ledger is not
-      homogeneous eps-DP steps without Laplace, where ``optimal (KOV)`` is already exact):
-      the privacy-loss distributions of the events' dominating pairs (Laplace; randomized
-      response for the other eps-DP and (eps, delta)-DP kinds; one Gaussian block) composed
+      homogeneous eps-DP steps without Laplace or bounded-range ones, where ``optimal (KOV)`` is
+      already exact): the privacy-loss distributions of the events' dominating pairs (Laplace;
+      the BR envelope pair for bounded-range events; randomized response for the other eps-DP
+      and (eps, delta)-DP kinds; one Gaussian block) composed
       by FFT with a discretisation that only raises delta [reference/privacy/pld.py;
       ZDW22 Thm 10; DGKKM22]. It uses the whole delta (the approximate events' deltas are
       inside the PLD as mass at +inf).
@@ -1083,6 +1103,15 @@ def certify(ledger, delta) -> Certificate:
     if pure_eps and not gaussian_mus:
         candidates.append(("heterogeneous (KOV Thm 3.5)", heterogeneous_composition(pure_eps, delta_c)[0]))
 
+    # bounded-range events (exponential mechanism, Gumbel report-noisy-max): the adaptive concentration
+    # bound of [DDR20, Sec. 7], the other pure events in the same martingale (bounded_range.py)
+    kinds = ["br" if is_bounded_range(e) else e.kind for e in events if e.kind != "gaussian"]
+    if not gaussian_mus and "br" in kinds:
+        br_eps = [e for k, (e, _) in zip(kinds, pure) if k == "br" and e > 0]
+        other_eps = [e for k, (e, _) in zip(kinds, pure) if k != "br" and e > 0]
+        candidates.append(("BR concentration (DDR20)",
+                           _br.bounded_range_composition(br_eps, other_eps, delta_c)))
+
     rho_of = {e: zcdp_of_pure(e) for e in set(pure_eps)}
     rho_of_mu = {m: zcdp_of_gaussian(m, 1.0) for m in set(gaussian_mus)}
     rho_total = zcdp_compose([rho_of[e] for e in pure_eps] + [rho_of_mu[m] for m in gaussian_mus])
@@ -1095,7 +1124,7 @@ def certify(ledger, delta) -> Certificate:
     # PLD: every event by its dominating pair, composed exactly up to a pessimistic discretisation
     # (reference/privacy/pld.py). Left out where KOV is already the exact optimum (homogeneous
     # eps-DP steps that are not Laplace: their worst case is randomized response).
-    items = _pld_items([e.kind for e in events if e.kind != "gaussian"], pure, gaussian_mus)
+    items = _pld_items(kinds, pure, gaussian_mus)
     if pure_eps and not (homogeneous and all(it[0] == "rr" for it in items)):
         guess = min(e for _, e in candidates)
         candidates.append(("PLD (connect-the-dots)", _pld.epsilon_for_items(items, delta, guess=guess)))

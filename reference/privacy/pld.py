@@ -20,8 +20,11 @@ direction covers both orders of a neighbouring pair):
   For a vector query the l1 budget may be split over coordinates; that the
   one-dimensional pair dominates every split is checked numerically in the tests
   (exact 2- and 3-coordinate profiles), not proved here: see docs/accountant.md.
-* ``pure`` / ``exponential`` / ``report_noisy_max`` (eps-DP): randomized response
+* ``pure`` / ``report_noisy_max`` with Laplace noise (eps-DP): randomized response
   RR(eps), the worst eps-DP mechanism [KOV15, Thm 3.3; ZDW22, Prop. 8].
+* ``exponential`` / ``report_noisy_max`` with Gumbel noise (eps-bounded-range [DR19; DDR20]):
+  the *BR envelope* pair of :func:`bounded_range_pld`, which dominates every eps-BR mechanism
+  and is strictly tighter than RR(eps) (reference/privacy/bounded_range.py has the proof).
 * ``approximate`` (eps, delta): the (eps, delta) randomized response of [KOV15]:
   loss +inf with mass delta, +-eps with the rest.
 * ``gaussian``: N(0, 1) against N(mu, 1), mu = Delta_2 / sigma, exact (rotation);
@@ -64,6 +67,10 @@ Sources:
   approximations of privacy loss distributions (PoPETs 2022).
 * [KOV15] Kairouz, Oh, Viswanath. The composition theorem for differential privacy (ICML 2015).
 * [DRS22] Dong, Roth, Su. Gaussian differential privacy (JRSS-B 2022).
+* [DR19] Durfee, Rogers. Practical differentially private top-k selection with pay-what-you-get
+  composition (NeurIPS 2019): bounded-range mechanisms.
+* [DDR20] Dong, Durfee, Rogers. Optimal differential privacy composition for exponential mechanisms
+  (ICML 2020).
 """
 
 from __future__ import annotations
@@ -79,7 +86,7 @@ from .._validate import check_delta, check_nonnegative, check_positive
 from ..claims import Claim
 from ..errors import AccountingError, ParameterError
 
-__all__ = ["DiscretePLD", "laplace_pld", "randomized_response_pld", "gaussian_pld", "compose",
+__all__ = ["DiscretePLD", "laplace_pld", "randomized_response_pld", "bounded_range_pld", "gaussian_pld", "compose",
            "ComposedPLD", "pld_epsilon", "pld_delta", "CLAIMS"]
 
 _U = 2.0 ** -53                 # unit roundoff of float64
@@ -96,7 +103,7 @@ _MAX_PARTS = 256
 CLAIMS = (
     Claim("core:PLD composition", "accounting",
           "The PLD accountant's epsilon is never below the exact epsilon of the composition of the events' "
-          "dominating pairs (Laplace, randomized response, Gaussian), because every discretisation step "
+          "dominating pairs (Laplace, randomized response, the BR envelope pair, Gaussian), because every discretisation step "
           "(connect-the-dots splitting, tail moves, floating-point inflation) can only increase delta(eps).",
           "Zhu-Dong-Wang 2022, Theorem 10; Doroshenko-Ghazi-Kamath-Kumar-Manurangsi 2022; Koskela-Jalko-Honkela 2020"),
 )
@@ -182,6 +189,22 @@ def randomized_response_pld(epsilon: float, h: float, delta: float = 0.0) -> Dis
     p_lo = (1 - delta) / (1 + math.exp(e))
     offset, grid = _split(np.array([e, -e]), np.array([p_hi, p_lo]), h)
     return _finish(offset, grid, h, delta)
+
+
+def bounded_range_pld(epsilon: float, h: float) -> DiscretePLD:
+    """PLD of the BR envelope pair, which dominates every eps-bounded-range mechanism, on h Z.
+
+    Its loss has no atom and the P-density e^{(l - eps)/2} / (2 (1 - e^{-eps})) on (-eps, eps);
+    its profile is (e^{eps/2} - e^{x/2})^2 / (e^eps - 1) for 0 <= x <= eps, the supremum over
+    t in [0, eps] of the profiles of the generalized randomized responses of [DDR20]
+    (reference/privacy/bounded_range.py derives it and the tests check it against that supremum).
+    """
+    e = check_positive(epsilon, "epsilon")
+    h = check_positive(h, "h")
+    c = 1.0 / (2.0 * -math.expm1(-e))
+    nodes, weights = _panels(-e, e, h, lambda l: c * np.exp((l - e) / 2), max_panel=0.5)
+    offset, grid = _split(nodes, weights, h)
+    return _finish(offset, grid, h, 0.0)
 
 
 def gaussian_pld(mu: float, h: float) -> DiscretePLD:
@@ -399,14 +422,15 @@ def _quantise_up(e: float, per_octave: int = 1024) -> float:
 def _quantised(counts: dict, per_octave: int) -> dict:
     merged: dict[tuple, int] = {}
     for it, c in counts.items():
-        if it[0] in ("laplace", "rr"):
+        if it[0] in ("laplace", "rr", "br"):
             it = (it[0], _quantise_up(it[1], per_octave)) + tuple(it[2:])
         merged[it] = merged.get(it, 0) + c
     return merged
 
 
 def ledger_parts(items, h: float):
-    """Group ledger items ('laplace', eps0) / ('rr', eps, delta) / ('gaussian', mu) into (DiscretePLD, count)."""
+    """Group ledger items ('laplace', eps0) / ('rr', eps, delta) / ('br', eps) / ('gaussian', mu) into
+    (DiscretePLD, count)."""
     counts: dict[tuple, int] = {}
     for it in items:
         counts[it] = counts.get(it, 0) + 1
@@ -419,17 +443,19 @@ def ledger_parts(items, h: float):
             parts.append((laplace_pld(it[1], h), c))
         elif it[0] == "rr":
             parts.append((randomized_response_pld(it[1], h, it[2]), c))
+        elif it[0] == "br":
+            parts.append((bounded_range_pld(it[1], h), c))
         elif it[0] == "gaussian":
             parts.append((gaussian_pld(it[1], h), c))
         else:
-            raise ParameterError("item", "'laplace', 'rr' or 'gaussian'", it[0])
+            raise ParameterError("item", "'laplace', 'rr', 'br' or 'gaussian'", it[0])
     return parts
 
 
 def _support_width(items) -> float:
     total = 0.0
     for it in items:
-        if it[0] in ("laplace", "rr"):
+        if it[0] in ("laplace", "rr", "br"):
             total += 2 * it[1]
         else:
             total += 2 * _GAUSS_TAIL * it[1]

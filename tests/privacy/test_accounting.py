@@ -19,6 +19,7 @@ from scipy import integrate, special, stats
 
 from reference.errors import AccountingError, NonFiniteError, ParameterError, PrivacyWarning, ShapeError
 from reference.privacy import accounting as acc
+from reference.privacy import bounded_range as br
 from reference.privacy.ledger import FrozenLedger, Ledger, MechanismEvent
 
 eps_st = st.floats(min_value=1e-3, max_value=5.0, allow_nan=False, allow_infinity=False)
@@ -658,16 +659,23 @@ def test_certify_is_the_minimum_of_valid_candidates_and_respects_exact_parts(kin
     assert "zCDP (tight)" in names
     assert ("basic" in names or "basic + GDP block" in names or "GDP (exact)" in names)
     # never below an exact lower limit: the composition is at least as revealing as its
-    # Gaussian part (exact GDP) and as any single pure step (exact one-step optimum).
+    # Gaussian part (exact GDP) and as any single step at its worst case: a stated eps-DP step may be
+    # randomized response (exact one-step optimum), a Laplace step has its exact profile, an
+    # exponential mechanism may be any GRR_t, whose supremum is the BR envelope (bounded_range.py).
     mus = [acc.event_mu(e) for e in events if e.kind == "gaussian"]
     if mus:
         assert c.epsilon >= acc.gaussian_epsilon(d, acc.gdp_compose(mus))
-    pure = [acc.event_epsilon(e) for e in events if e.kind != "gaussian"]
-    if pure:
-        assert c.epsilon >= acc.optimal_homogeneous_composition(max(pure), 0.0, 1, d)
-        # ... and if all steps share one epsilon, at least the exact KOV value for all of them
-        if not mus and len(set(pure)) == 1:
-            assert c.epsilon >= acc.optimal_homogeneous_composition(pure[0], 0.0, len(pure), d)
+    stated = [acc.event_epsilon(e) for e in events if e.kind == "pure"]
+    if stated:
+        assert c.epsilon >= acc.optimal_homogeneous_composition(max(stated), 0.0, 1, d)
+        # ... and if all steps are stated eps-DP steps of one epsilon, at least the exact KOV value
+        if len(stated) == len(events) and len(set(stated)) == 1:
+            assert c.epsilon >= acc.optimal_homogeneous_composition(stated[0], 0.0, len(stated), d)
+    for e in events:
+        if e.kind == "laplace":
+            assert acc.laplace_delta(c.epsilon, acc.event_epsilon(e)) <= d
+        elif e.kind == "exponential":
+            assert br.envelope_delta(c.epsilon, e.epsilon) <= d
 
 
 @pytest.mark.claim("core:certify")
