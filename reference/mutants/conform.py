@@ -49,12 +49,62 @@ STATUSES = ("rejected", "survived", "no-cases", "broken")
 #: Why a measured survivor is invisible to a black box (filled from the measured matrix; the reason is
 #: checked against the mutant's edit by hand, see docs/conformance.md).
 SURVIVOR_NOTES: dict[str, str] = {
-    # not observable: the edit changes the ledger (what the accountant certifies), not what is released
+    # -- not observable: the edit changes what the ledger records (or certifies), not what is released
+    "core-M11": "ledger only: the accountant's factor for report-noisy-max; the selection is the reference's",
+    "core-M12": "ledger only: the accountant's monotone / general factors; the selection is the reference's",
+    "core-M18": "ledger only: the node count enters the tree's recorded sensitivity; the case sets sigma",
     "core-M57": "ledger only: the event records half the sensitivity; the released values are the reference's",
+    "core-M58": "ledger only: the tree's event records the item sensitivity; the released sums are the reference's",
     "core-M62": "ledger only: the event records half the l1 sensitivity; the released values are the reference's",
-    # not exercised: the vector cases do not reach the edit
-    "core-M07": "not exercised: every Gaussian case has sensitivity 1, where sigma * Delta = sigma",
-    "core-M08": "not exercised: every Laplace case has sensitivity 1, where b * Delta = b",
+    "erm_geometry-M21": "ledger only: objective perturbation's recorded sensitivity",
+    "erm_geometry-M35": "ledger only: the recorded sensitivity (the certified sigma is computed from 2 L_2 / n "
+                        "written out again, the printed one does not use it)",
+    "saddle_point-M27": "claim only: the explicit step's claimed epsilon; the run is the reference's",
+    # -- no effect at the cases' parameters: a factor the cases set to 1, a branch they do not take
+    "core-M07": "no effect at the cases' parameters: every Gaussian case has sensitivity 1 (sigma * Delta = sigma)",
+    "core-M08": "no effect at the cases' parameters: every Laplace case has sensitivity 1 (b * Delta = b)",
+    "core-M10": "no effect at the cases' parameters: no case sets monotone=True",
+    "core-M59": "input validation: every case's items are within the norm bound (conform checks outputs on "
+                "valid inputs, not refusals)",
+    "erm_geometry-M08": "no effect at the cases' parameters: every case has a constant eta (eta_t = eta_(t+1))",
+    "erm_geometry-M16": "no effect at the cases' parameters: the case has a constant eta (eta_t = eta_(t+1))",
+    "erm_geometry-M11": "not an input of the run: G_Q enters Theorem 3.2's parameters and bound, which the cases "
+                        "do not use (T and eta are given)",
+    "heavy_tailed-M01": "no effect on the case's data: the clip binds only in buckets the median of means discards "
+                        "(Algorithm 3 is deterministic, so the law is the reference's)",
+    "heavy_tailed-M03": "no effect on the case's data: the clip binds only in buckets the median of means discards "
+                        "(Algorithm 3 is deterministic, so the law is the reference's)",
+    "heavy_tailed-M11": "no effect at the cases' parameters: the convex-mode average is reached only through "
+                        "Algorithm 2's convex cases, whose iterates agree with it there",
+    "heavy_tailed-M24": "no effect on the case's data: the iterates stay inside the ball of radius 5 (the "
+                        "projection is the identity)",
+    "lasso-M05": "no effect at the cases' parameters: the cases run keep_iterates=False, where the edit returns "
+                 "theta_T",
+    "lasso-M32": "no effect at the cases' parameters: the cases use the default square_lipschitz=False",
+    "lasso-M37": "no effect at the cases' parameters: the cases run keep_iterates=False, where the edit returns "
+                 "theta_T",
+    "online-M03": "no effect at the cases' parameters: every case has alpha = 1 (2L/alpha = 2L)",
+    "online-M05": "no effect at the cases' parameters: every case has alpha = 1 (1/(alpha t) = 1/t)",
+    "online-M11": "no effect at the cases' parameters: the case has R = 1 (R^2 = R)",
+    "online-M16": "no effect at the cases' parameters: the case has alpha = 1 (1/(alpha t) = 1/t)",
+    "saddle_point-M02": "no effect on the cases' problem: on a bilinear game the gradient is linear, so "
+                        "G^+ - (G^O + G^E)/2 = 0 and the weight 1/p_N multiplies zero",
+    "core-M15": "not exercised: the edit is truncated_geometric_pmf, used only as Algorithm 2's weight 1/p_N, "
+                "which multiplies zero on the cases' bilinear games (see saddle_point-M02)",
+    # -- not exercised: the cases never run the edited lines (reported by the line tracer)
+    "erm_geometry-M12": "not exercised: no case uses the simplex (entropy) geometry",
+    "erm_geometry-M28": "not exercised: no case uses selection='exponential'",
+    "erm_geometry-M41": "not exercised: no case uses the printed Fact 3.4 constant (constant='paper')",
+    "heavy_tailed-M15": "not exercised: a lower-bound construction (Theorem 1.4), no algorithm runs it",
+    "heavy_tailed-M16": "not exercised: a lower-bound construction (Lemma 6.3), no algorithm runs it",
+    "heavy_tailed-M30": "not exercised: Theorem 5.7's step schedule; the cases give eta",
+    "lasso-M22": "not exercised: no case uses selection='exponential'",
+    "online-M10": "not exercised: the Algorithm 5 case uses the printed calibration",
+    "online-M27": "not exercised: the Algorithm 5 case uses the printed calibration",
+    "saddle_point-M12": "not exercised: the certified calibration; the Algorithm 5 case uses the printed one",
+    "saddle_point-M14": "not exercised: the certified calibration; the Algorithm 3 case uses the printed one",
+    # -- equivalent
+    "core-M56": "equivalent: side='left' differs from side='right' only when u equals a CDF value exactly",
 }
 
 
