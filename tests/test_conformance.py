@@ -62,9 +62,9 @@ def test_output_law_matches_the_reference(target_case):
     target, case = target_case
     if case.statistic is None:
         pytest.skip("case has no scalar statistic")
-    # The reference against itself only shows the check does not false-alarm: 1000 runs a side do that
+    # The reference against itself only shows the check does not false-alarm: 400 runs a side do that
     # (a case's n_runs is sized for power against a candidate, docs/conformance.md).
-    n_runs = min(case.n_runs, 1000) if target == case.reference else None
+    n_runs = min(case.n_runs, 400) if target == case.reference else None
     ok, p_value, detail = distribution_check(case, resolve(target), n_runs=n_runs)
     assert ok, detail
 
@@ -222,4 +222,25 @@ def test_law_check_power_against_a_fifth_less_noise(case):
     from reference.vectors import law_check_power
 
     assert law_check_power(case, 0.8, repeats=20) == (20, 20)
+    assert law_check_power(case, 1.0, repeats=20) == (0, 20)
+
+
+# The algorithm cases whose law-check power docs/conformance.md states (measured by resampling); the
+# deep test repeats it with fresh runs. erm_geometry Algorithm 1 (about 40 ms a run) is left to the
+# resampled measurement.
+MEASURED = ("lasso:Algorithm 2", "heavy_tailed:CDPCWME", "heavy_tailed:DPCWME", "online:Algorithm 2",
+            "online:Algorithm 4", "online:Algorithm 5")
+ALGORITHM_LAW_CASES = [c for c in cases() if c.algorithm in MEASURED and c.statistic is not None and c.noise_knob]
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("case", ALGORITHM_LAW_CASES, ids=[f"{c.algorithm}-{c.name}" for c in ALGORITHM_LAW_CASES])
+def test_algorithm_law_check_power_against_a_fifth_less_noise(case):
+    """The stated power >= 0.99 against 0.8 x the noise: at least 19 of 20 fresh repeats reject (a power of
+    0.99 gives 19 or more with probability 0.98), and the reference itself is rejected in none of 20
+    (false alarm alpha = 1e-3 a check)."""
+    from reference.vectors import law_check_power
+
+    rejected, _ = law_check_power(case, 0.8, repeats=20)
+    assert rejected >= 19, rejected
     assert law_check_power(case, 1.0, repeats=20) == (0, 20)
