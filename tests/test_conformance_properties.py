@@ -83,9 +83,9 @@ def test_every_property_is_declared_or_given_a_reason():
     assert not missing, "properties neither declared nor given a reason:\n" + "\n".join(missing)
 
 
-def _vanishing(setting: dict) -> dict:
-    """The zero-noise setting approached from inside the reference's domain: inf -> 1e40, 0 -> 1e-12."""
-    return {k: (1e40 if v == math.inf else 1e-12 if v == 0 else v) for k, v in setting.items()}
+def _vanishing(setting: dict, level: float) -> dict:
+    """The zero-noise setting approached from inside the reference's domain: inf -> level, 0 -> 1 / level."""
+    return {k: (level if v == math.inf else 1.0 / level if v == 0 else v) for k, v in setting.items()}
 
 
 ZERO = [(c, inv) for c in cases() for inv in c.invariants if isinstance(inv, ZeroNoise)]
@@ -95,14 +95,25 @@ ZERO = [(c, inv) for c in cases() for inv in c.invariants if isinstance(inv, Zer
 def test_declared_noiseless_output_is_the_references_vanishing_noise_limit(case, inv):
     """The expected output of each ZeroNoise declaration is computed by a second route (Algorithm 1 for
     private Frank-Wolfe, IGD for PIGD, cumsum for PrivateSum, Algorithm 3 for the CWME estimators, the
-    argmax for the selections); the reference at a vanishing noise (epsilon, rho = 1e40; sigma, scale =
-    1e-12) agrees with it to 1e-6."""
-    kwargs = {**case.make_kwargs(), **_vanishing(inv.setting)}
-    got = np.asarray(_jsonable(case.output(resolve(case.reference)(**kwargs, rng=np.random.default_rng(3)))),
-                     dtype=float)
+    argmax for the selections); the reference at a vanishing noise agrees with it to 1e-6: epsilon or
+    rho = 1e6, 1e12, or 1e40 where the noise shrinks only like epsilon^-1/4 (PIGD's printed beta), sigma
+    or scale = 1e-6, 1e-12, 1e-40 (the first level at which it agrees; a level the reference refuses is
+    skipped: the bounded-range accountant cannot certify Gumbel selections at epsilon 1e9 and beyond)."""
     want = np.asarray(_jsonable(inv.expected({**case.make_kwargs(), **inv.setting})), dtype=float)
-    assert got.shape == want.shape
-    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+    seen = []
+    for level in (1e6, 1e12, 1e40):
+        kwargs = {**case.make_kwargs(), **_vanishing(inv.setting, level)}
+        try:
+            got = case.output(resolve(case.reference)(**kwargs, rng=np.random.default_rng(3)))
+        except (ValueError, MemoryError) as exc:
+            seen.append(f"{level:g}: raised {type(exc).__name__}")
+            continue
+        got = np.asarray(_jsonable(got), dtype=float)
+        assert got.shape == want.shape
+        if np.allclose(got, want, rtol=1e-6, atol=1e-6):
+            return
+        seen.append(f"{level:g}: max |difference| {np.max(np.abs(got - want)):.3g}")
+    pytest.fail("; ".join(seen))
 
 
 SPARSE = [(c, inv) for c in cases() for inv in c.invariants if isinstance(inv, Sparse)]
