@@ -99,6 +99,11 @@ _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
 _MAX_DISTINCT = 48
 #: and when that still leaves more than this many, to the grid 2^(j/256) (relative step 2.7e-3)
 _MAX_PARTS = 256
+#: above this epsilon a Laplace or bounded-range event gets the randomized-response pair RR(eps) (which
+#: dominates every eps-DP event): at such magnitudes float64 cannot resolve its loss density near eps
+#: (the unit in the last place of eps exceeds the quadrature's 1e-10 margin), and the certificate is
+#: astronomically large anyway
+_LARGE_EPS = 1000.0
 
 CLAIMS = (
     Claim("core:PLD composition", "accounting",
@@ -163,6 +168,12 @@ def _panels(a: float, b: float, h: float, density, max_panel: float):
     return nodes.ravel(), weights.ravel()
 
 
+def _cut(lo: float, hi: float) -> float:
+    """Where the quadrature of a loss density proportional to e^{l/2} on (lo, hi) starts: 160 below hi
+    (the mass further down, below e^{-80} of the total, is moved up to an atom there: losses only grow)."""
+    return max(lo, hi - 160.0)
+
+
 def laplace_pld(epsilon0: float, h: float) -> DiscretePLD:
     """PLD of Lap(0, b) against Lap(Delta, b), eps0 = Delta / b, discretised on h Z.
 
@@ -172,9 +183,13 @@ def laplace_pld(epsilon0: float, h: float) -> DiscretePLD:
     """
     e0 = check_positive(epsilon0, "epsilon0")
     h = check_positive(h, "h")
-    nodes, weights = _panels(-e0, e0, h, lambda l: 0.25 * np.exp(-(e0 - l) / 2), max_panel=0.5)
-    losses = np.concatenate(([e0, -e0], nodes))
-    masses = np.concatenate(([0.5, 0.5 * math.exp(-e0)], weights))
+    if e0 > _LARGE_EPS:
+        return randomized_response_pld(e0, h)
+    a = _cut(-e0, e0)
+    nodes, weights = _panels(a, e0, h, lambda l: 0.25 * np.exp(-(e0 - l) / 2), max_panel=0.5)
+    below = 0.5 * (math.exp(-(e0 - a) / 2) - math.exp(-e0))        # the density's mass on (-eps0, a)
+    losses = np.concatenate(([e0, -e0, a], nodes))
+    masses = np.concatenate(([0.5, 0.5 * math.exp(-e0), below], weights))
     offset, grid = _split(losses, masses, h)
     return _finish(offset, grid, h, 0.0)
 
@@ -186,7 +201,7 @@ def randomized_response_pld(epsilon: float, h: float, delta: float = 0.0) -> Dis
     h = check_positive(h, "h")
     delta = check_delta(delta, allow_zero=True)
     p_hi = (1 - delta) / (1 + math.exp(-e))
-    p_lo = (1 - delta) / (1 + math.exp(e))
+    p_lo = (1 - delta) * math.exp(-e) / (1 + math.exp(-e))
     offset, grid = _split(np.array([e, -e]), np.array([p_hi, p_lo]), h)
     return _finish(offset, grid, h, delta)
 
@@ -201,9 +216,13 @@ def bounded_range_pld(epsilon: float, h: float) -> DiscretePLD:
     """
     e = check_positive(epsilon, "epsilon")
     h = check_positive(h, "h")
+    if e > _LARGE_EPS:
+        return randomized_response_pld(e, h)
     c = 1.0 / (2.0 * -math.expm1(-e))
-    nodes, weights = _panels(-e, e, h, lambda l: c * np.exp((l - e) / 2), max_panel=0.5)
-    offset, grid = _split(nodes, weights, h)
+    a = _cut(-e, e)
+    nodes, weights = _panels(a, e, h, lambda l: c * np.exp((l - e) / 2), max_panel=0.5)
+    below = 2.0 * c * (math.exp((a - e) / 2) - math.exp(-e))            # the density's mass on (-eps, a)
+    offset, grid = _split(np.concatenate(([a], nodes)), np.concatenate(([below], weights)), h)
     return _finish(offset, grid, h, 0.0)
 
 

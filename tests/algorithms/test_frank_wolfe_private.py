@@ -235,3 +235,22 @@ def test_results_carry_claimed_and_certified_epsilon():
                                     keep_iterates=False)
     assert paper.claimed_epsilon == 1.0 < paper.certified_epsilon
     assert certified.certified_epsilon <= 1.0 == certified.claimed_epsilon
+
+
+@pytest.mark.claim("lasso:Theorem 2.4 accounting")
+@pytest.mark.claim("core:certify")
+@pytest.mark.parametrize("noise", ["laplace", "gumbel"])
+@pytest.mark.parametrize("T, eps", [(30, 1.0), (300, 0.1)])
+def test_certified_selection_scale_is_the_accountants_boundary(noise, T, eps):
+    """The certified lambda of lasso Algorithm 2 / erm_geometry Algorithm 4 (certified_laplace_scale, which
+    searches certify's boundary): its ledger of T - 1 selections certifies <= eps, and 0.95 lambda does
+    not. Since issue 13 Gumbel (exponential-mechanism) selections are read as bounded-range steps
+    (reference/privacy/bounded_range.py), so they need about 1.7 times less noise than Laplace ones, whose
+    eps-DP (KOV) reading is unchanged (docs/accountant.md, "Certified calibrations")."""
+    delta = 1e-6
+    lam = fw.certified_laplace_scale(1.0, T, eps, delta, noise=noise)
+    assert accounting.certify(fw._selection_ledger(T - 1, 1.0, lam, noise), delta).epsilon <= eps
+    assert accounting.certify(fw._selection_ledger(T - 1, 1.0, 0.95 * lam, noise), delta).epsilon > eps
+    if noise == "gumbel":
+        laplace = fw.certified_laplace_scale(1.0, T, eps, delta, noise="laplace")
+        assert lam < laplace / 1.6

@@ -267,3 +267,21 @@ def test_certify_of_br_ledgers_is_monotone_in_the_noise(factor):
     mixed_more = more[:100] + [MechanismEvent("gaussian", 1.0, "l2", noise_scale=8.0 * factor)] * 50
     for a, b in ((base, more), (mixed, mixed_more)):
         assert acc.certify(FrozenLedger(tuple(b)), 1e-6).epsilon <= acc.certify(FrozenLedger(tuple(a)), 1e-6).epsilon * (1 + 1e-9)
+
+
+@pytest.mark.claim("core:PLD composition")
+def test_large_epsilons_stay_sound():
+    """Events at huge epsilons (vanishing noise, as the conformance limits run): certify stays finite; at
+    eps = 200 the truncated quadrature (mass below eps - 160 moved up) is still an upper bound of the exact
+    envelope and Laplace profiles; past 1000 the event gets the RR pair."""
+    for e in (200.0, 5e3, 1e39):
+        for ev in (exp_event(e), MechanismEvent("laplace", e, "l1", noise_scale=1.0)):
+            c = acc.certify(FrozenLedger((ev,) * 3), 1e-5)
+            assert math.isfinite(c.epsilon) and 0 < c.epsilon <= 3 * e * (1 + 1e-12)
+    env = pld.compose([(pld.bounded_range_pld(200.0, 0.01), 1)])
+    lap = pld.compose([(pld.laplace_pld(200.0, 0.01), 1)])
+    for x in (0.0, 50.0, 150.0, 199.0):
+        with mpmath.workdps(40):          # at eps 200 the closed form cancels 87 digits near x = 0
+            exact = float(br.envelope_delta(x, 200.0))
+        assert pld.pld_delta(env, x) >= exact
+        assert pld.pld_delta(lap, x) >= acc.laplace_delta(x, 200.0)
