@@ -33,7 +33,7 @@ def test_whitebox_search_and_row():
     issue 13's bounded-range accounting it was 0.448 (the accountant charged each exponential-mechanism draw as
     randomized response at eps0, audit-E04); now the draws are composed as eps0-bounded-range
     (reference/privacy/bounded_range.py), the certified step is larger and the row meets its 0.75 target.
-    The control (2.25 x the step) has exact epsilon 1.95, in (eps, 2 eps], and is flagged."""
+    The control (twice the step) has exact epsilon 1.71, in (eps, 2 eps], and is flagged."""
     value, k = cs.saddle_search()
     assert k == cs.WB_K and value == pytest.approx(0.8045, abs=1e-4)
     row = run_case(cs._whitebox_case())
