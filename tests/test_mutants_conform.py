@@ -151,14 +151,10 @@ def test_reference_side_cache_is_opt_in_and_reused():
     assert vectors._REFERENCE_SIDE is None
 
 
-@pytest.mark.xfail(strict=True, reason="finding (docs/conformance.md): the law check's chi-square branch tabulates "
-                                       "exact float values, so outputs equal to the reference's up to rounding "
-                                       "form new categories and are rejected")
 def test_law_check_accepts_a_candidate_equal_to_the_reference_up_to_rounding():
     """saddle_point Algorithm 2's gradient estimate, computed as the reference does and then scaled by
-    (1 + 4e-16) (as a port that sums in another order would round): the same law, yet chi-square p = 0.
-    saddle_point-M02 is 'rejected by law' for the same reason. Strict xfail: fixing the law check (e.g.
-    tabulating values rounded to the case's tolerance) turns this into a pass that must be un-marked."""
+    (1 + 4e-16) (as a port that sums in another order would round): the same law. The chi-square branch
+    once tabulated exact floats and rejected it (p = 0); values within LEVEL_RTOL are now one category."""
     from reference.vectors import cases, distribution_check, resolve
 
     case = [c for c in cases("saddle_point:Algorithm 2") if c.statistic is not None][0]
@@ -169,3 +165,19 @@ def test_law_check_accepts_a_candidate_equal_to_the_reference_up_to_rounding():
 
     ok, p_value, detail = distribution_check(case, rounded)
     assert ok, detail
+
+
+def test_law_check_levels_merge_only_rounding_differences():
+    """The merge is not a blindfold: values 1e-6 apart stay two categories (a discrete law that
+    differs there is still rejected), while last-bit differences are one category."""
+    from reference.vectors import _levels, two_sample_p_value
+
+    assert list(_levels(np.array([1.0, 1.0 + 4e-16, 2.0, 2.0 * (1 - 2e-16)]))) == [0, 0, 1, 1]
+    assert list(_levels(np.array([0.0, 1e-6, 1.0, 1.0 + 1e-6]))) == [0, 1, 2, 3]
+    gen = np.random.default_rng(5)
+    ours = gen.choice([0.0, 1e-6], size=2000, p=[0.5, 0.5])
+    theirs = gen.choice([0.0, 1e-6], size=2000, p=[0.6, 0.4])  # another law on the same two levels
+    p_value, test = two_sample_p_value(ours, theirs)
+    assert test == "chi-square homogeneity" and p_value < 1e-6
+    same, _ = two_sample_p_value(ours, ours * (1 + 4e-16))
+    assert same == 1.0
