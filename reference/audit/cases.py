@@ -168,6 +168,8 @@ def _check_audit(case, owner: str) -> None:
         raise ParameterError(f"{owner}.tightness_target", "a target in (0, 1], or None", target)
     if not isinstance(case.in_quick, bool):
         raise ParameterError(f"{owner}.in_quick", "True or False", case.in_quick)
+    if not isinstance(case.retired, str):
+        raise ParameterError(f"{owner}.retired", "a reason (str), or '' for a live row", case.retired)
 
 
 def _check_calibration(case, owner: str) -> None:
@@ -215,6 +217,9 @@ class PrivacyCase:
         falls short, ``tightness_note`` says why (e.g. the exact value that shows the accountant is
         loose at this pair, with its erratum).
     in_quick: ``False`` keeps an expensive row out of ``--quick`` (the full audit runs it).
+    retired: non-empty (the reason, naming the row that audits the same thing instead) retires the
+        row: neither audit runs it, but it still counts for the keys, so every other row keeps its key
+        and the retired key is never reused (docs/audit.md, "Retired rows").
     """
 
     claim: str
@@ -243,6 +248,7 @@ class PrivacyCase:
     tightness_target: float | None = None
     tightness_note: str = ""
     in_quick: bool = True
+    retired: str = ""
 
     def __post_init__(self) -> None:
         _check_claim_id(self.claim)
@@ -285,7 +291,7 @@ class ExactCase:
         ``"certified"``: the package's accountant's; ``""``: a building block) and the
         docs/errata.md entry about it. A refuted or unproven row of a ``"paper"`` case is
         reported as a finding about the paper, citing ``erratum``.
-    audit, tightness_target, tightness_note, in_quick: as for :class:`PrivacyCase` (an exact law of
+    audit, tightness_target, tightness_note, in_quick, retired: as for :class:`PrivacyCase` (an exact law of
         the whole transcript, or of a sufficient statistic of it, is ``"white-box"``).
     """
 
@@ -305,6 +311,7 @@ class ExactCase:
     tightness_target: float | None = None
     tightness_note: str = ""
     in_quick: bool = True
+    retired: str = ""
 
     def __post_init__(self) -> None:
         _check_claim_id(self.claim)

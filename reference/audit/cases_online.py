@@ -275,8 +275,12 @@ def audit_cases() -> list:
             calibration=calibration, erratum="online-E02" if calibration == "paper" else "",
             # certified: half the noise is below the claim even on the whole unprojected transcript (exact GDP:
             # mu 0.70, epsilon 2.77 < 3 at delta 2e-5; the ledger's 2L/alpha is not attained, online-E07), so no
-            # sample size flags it; the full audit runs it and reports it (docs/audit.md, "Rows not in --quick").
+            # sample size flags it. Retired (docs/audit.md, "Retired rows"): the white-box row #3 audits it.
             in_quick=calibration == "paper",
+            retired="" if calibration == "paper" else (
+                "retired: its control (half the noise) has true epsilon <= 2.77 < 3 even on the whole unprojected "
+                "transcript, so no size could flag it; online:Theorem 3 #3 (white-box, transcript LLR, exact GDP) "
+                "audits the certified calibration"),
             worst_case="catalogue P21: f_1 = +-x + (alpha/2) x^2 moves x_2 by 1/alpha and every later iterate by "
                        "2/(alpha (t+1)); the weights are the likelihood-ratio direction of the unprojected stream",
             samples=20_000, quick_samples=4_000, chunk=1_000,

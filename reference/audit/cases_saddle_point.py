@@ -120,8 +120,11 @@ def audit_cases() -> list:
             calibration=calibration, erratum="saddle_point-E04" if calibration == "paper" else "",
             # Full audit only: the control's event has probability 1.7e-4 vs 1.2e-3 (paper step; power 0.44 at
             # 4 x 40 000 runs, 0.95 needs 4 x 10^5 runs of Algorithm 1) and 1.0e-9 vs 1.5e-7 (certified step: no
-            # affordable size sees it). The exact rows audit the same law exactly (docs/audit.md).
+            # affordable size sees it: retired, keys kept). The exact rows audit the same law exactly (docs/audit.md).
             in_quick=False,
+            retired="" if calibration == "paper" else (
+                "retired: its control's event has probability 1.0e-9 vs 1.5e-7, so no size could flag it; "
+                "saddle_point:Proposition 3.3 per-vertex #3 (exact output law) audits the certified step"),
         ))
     return cases + [_whitebox_case()]
 

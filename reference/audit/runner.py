@@ -537,6 +537,13 @@ def run_audit(paper: str | None = None, *, quick: bool = False, beta: float = 0.
     for case in todo:                      # keys count every case, so --quick keeps the full audit's keys
         seen[case.claim] = seen.get(case.claim, 0) + 1
         keys.append(f"{case.claim} #{seen[case.claim]}")
+    retired = [(k, c) for k, c in zip(keys, todo) if getattr(c, "retired", "")]
+    if retired:                            # a retired row keeps its key (never reused) but never runs
+        keys = [k for k, c in zip(keys, todo) if not getattr(c, "retired", "")]
+        todo = [c for c in todo if not getattr(c, "retired", "")]
+        if progress:
+            progress(f"{len(retired)} retired rows not run ("
+                     + "; ".join(f"{k}: {c.retired}" for k, c in retired) + ")")
     if quick:
         skipped = [c for c in todo if not getattr(c, "in_quick", True)]
         keys = [k for k, c in zip(keys, todo) if getattr(c, "in_quick", True)]

@@ -349,3 +349,15 @@ def test_quick_skips_full_only_rows_and_keeps_the_full_audits_keys():
     cases = [tiny_case(title="a", in_quick=False), tiny_case(title="b")]
     rows = run_audit(cases=cases, quick=True)
     assert [r.title for r in rows] == ["b"] and rows[0].key == f"{CLAIM} #2"
+
+
+@pytest.mark.claim("core:Audit report")
+def test_retired_rows_never_run_and_keep_their_key():
+    cases = [tiny_case(title="a", retired="audited by #3"), tiny_case(title="b"), tiny_case(title="c")]
+    said = []
+    for quick in (True, False):
+        rows = run_audit(cases=cases, quick=quick, progress=said.append, samples=5_000)
+        assert [(r.title, r.key) for r in rows] == [("b", f"{CLAIM} #2"), ("c", f"{CLAIM} #3")]
+    assert any("retired" in s and f"{CLAIM} #1: audited by #3" in s for s in said)
+    with pytest.raises(ParameterError):
+        tiny_case(retired=True)

@@ -98,7 +98,12 @@ def test_quick_rows_have_controls_the_quick_audit_can_flag():
     import numpy as np
 
     pigd = [c for c in co.audit_cases() if c.claim == "online:Theorem 3" and c.audit == "black-box"]
-    assert [(c.calibration, c.in_quick) for c in pigd] == [("paper", True), ("certified", False)]
+    assert [(c.calibration, c.in_quick, bool(c.retired)) for c in pigd] == [("paper", True, False),
+                                                                            ("certified", False, True)]
+    # retired in favour of the white-box row that audits the certified calibration (key online:Theorem 3 #3)
+    rows = [c for c in co.audit_cases() if c.claim == "online:Theorem 3"]
+    assert rows[1].title == pigd[1].title and rows[2].audit == "white-box" and rows[2].calibration == "certified"
+    assert not rows[2].retired and "#3" in pigd[1].retired
     # the whole transcript x_{t+1} + N(0, (beta/t)^2) at half the certified noise: shift 200/(t+1) per round
     from reference.algorithms.online import igd_sensitivity, pocp_noise_scale
 

@@ -55,9 +55,14 @@ def test_sampled_rows_are_full_audit_only_and_their_controls_need_more_than_quic
     for case in cases.audit_cases():
         if isinstance(case, PrivacyCase):
             assert not case.in_quick, case.title
+            # the certified sampled row (key #4) is retired in favour of the exact row #3 (same law, exactly)
+            assert bool(case.retired) == (case.calibration == "certified"), case.title
         if case.calibration == "paper":
             assert case.erratum == "saddle_point-E04"
     p, q = cases.exact_output_law("paper", 2.0)
     assert 1e-4 < float(p[0]) < 2e-4 and 1e-3 < float(q[0]) < 1.5e-3
     p, q = cases.exact_output_law("certified", 2.0)
     assert float(q[0]) < 1e-6
+    rows = cases.audit_cases()
+    assert isinstance(rows[2], ExactCase) and rows[2].calibration == "certified" and not rows[2].retired
+    assert rows[3].retired and "#3" in rows[3].retired
