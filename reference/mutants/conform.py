@@ -127,6 +127,10 @@ SURVIVOR_NOTES: dict[str, str] = {
                         "equal the reference's on 200 of 200 seeds)",
     "saddle_point-M26": "no effect at the case's size: the stability cap keeps the iterates near uniform (outputs "
                         "equal the reference's on 200 of 200 seeds)",
+    "saddle_point-M16": "no effect visible at the case's size (|z| < 1.7 at 500 runs a side on the paper case): the "
+                        "selection between k = 2 candidates sharpens, the chosen candidate's law barely moves",
+    "saddle_point-M17": "no effect visible at the case's size (|z| < 1.7 at 500 runs a side on the paper case): the "
+                        "selection between k = 2 candidates sharpens, the chosen candidate's law barely moves",
     # -- equivalent
     "core-M56": "equivalent: side='left' differs from side='right' only when u equals a CDF value exactly",
 }
