@@ -4,6 +4,7 @@ rows within it)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from reference.audit import cases_online as co
@@ -146,3 +147,20 @@ def test_rows_point_the_test_at_the_neighbour():
         s_d = case.statistic(case.sampler(case.dataset, rng, 30))
         s_n = case.statistic(case.sampler(case.neighbour, rng, 30))
         assert np.mean(s_n) > np.mean(s_d), case.title
+
+
+@pytest.mark.parametrize("calibration", ["paper", "certified"])
+def test_tree_rows_vectorised_sampler_is_the_line_by_line_private_sum(calibration):
+    """The black-box PrivateSum rows sample with the vectorised tree; from the same generator it gives the
+    very numbers of tree_one_run (Algorithm 5's loop, private_sum per item), at the row's and the control's
+    noise, and the batch statistic is tree_statistic of each run."""
+    rows = [c for c in co.audit_cases() if c.claim == "online:Theorem 9" and c.audit == "black-box"
+            and c.calibration == calibration]
+    assert len(rows) == 1
+    for sampler, factor in ((rows[0].sampler, 1.0), (rows[0].negative_control, 0.5)):
+        for first in (rows[0].dataset, rows[0].neighbour):
+            rng = np.random.default_rng(11)
+            slow = np.array([co.tree_one_run(first, rng, calibration=calibration, factor=factor) for _ in range(4)])
+            fast = sampler(first, np.random.default_rng(11), 4)
+            assert np.array_equal(fast, slow)
+            assert np.array_equal(rows[0].statistic(fast), np.array([co.tree_statistic(o) for o in slow]))
