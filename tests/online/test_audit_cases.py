@@ -164,3 +164,19 @@ def test_tree_rows_vectorised_sampler_is_the_line_by_line_private_sum(calibratio
             fast = sampler(first, np.random.default_rng(11), 4)
             assert np.array_equal(fast, slow)
             assert np.array_equal(rows[0].statistic(fast), np.array([co.tree_statistic(o) for o in slow]))
+
+
+@pytest.mark.parametrize("calibration", ["paper", "certified"])
+def test_pol_rows_vectorised_sampler_is_the_line_by_line_algorithm(calibration):
+    """The POL rows sample with pol_vectorised; from the same generator it gives the numbers (to rounding) of
+    private_offline_learning's own loop (pol_one_run at factor 1), and at the control's factor those of
+    pol_one_run's control (the same lines 1-12, line 13 at the factor)."""
+    rows = [c for c in co.audit_cases() if c.claim == "online:Theorem 10" and c.calibration == calibration]
+    assert len(rows) == 1
+    for sampler, factor in ((rows[0].sampler, 1.0), (rows[0].negative_control, co.POL_CONTROL[calibration])):
+        for sign in (rows[0].dataset, rows[0].neighbour):
+            rng = np.random.default_rng(12)
+            slow = np.array([co.pol_one_run(sign, rng, calibration=calibration, factor=factor) for _ in range(40)])
+            fast = sampler(sign, np.random.default_rng(12), 40)
+            np.testing.assert_allclose(fast, slow, rtol=1e-13, atol=1e-15)        # to rounding (line 14's projection)
+            assert np.array_equal(rows[0].statistic(fast), fast)
