@@ -137,12 +137,7 @@ SURVIVOR_NOTES: dict[str, str] = {
 
 
 #: What a rejection means where it is not what it seems (shown beside the rejecting properties).
-REJECTED_NOTES: dict[str, str] = {
-    "saddle_point-M02": "an artifact of the law check: the edit multiplies a term that is zero on the cases' "
-                        "bilinear games, so the outputs move only in their last bits (replay passes at rtol "
-                        "1e-12); the chi-square branch of the law check compares the values exactly and sees "
-                        "new categories (a correct port that rounds differently is rejected the same way)",
-}
+REJECTED_NOTES: dict[str, str] = {}
 
 
 @dataclass
