@@ -599,4 +599,13 @@ MUTANTS = (
         checks=(f"{T_MECH}::test_laplace_report_noisy_max_frequencies_match_quadrature",
                 f"{T_MECH}::test_gumbel_report_noisy_max_has_the_exponential_mechanism_law"),
     ),
+    Mutant(
+        id="core-M67", target="core:audit", bug_class="audit",
+        description="retired rows (controls no size can flag) run anyway and are reported as checks",
+        file=RUNNER,
+        find="    if retired:                            # a retired row keeps its key (never reused) but never runs",
+        replace="    if False:",
+        checks=(f"{T_RUNNER}::test_retired_rows_never_run_and_keep_their_key",),
+        fast=True,
+    ),
 )

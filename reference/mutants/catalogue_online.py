@@ -260,4 +260,12 @@ MUTANTS = (
         checks=("tests/online/test_whitebox.py::test_pigd_line_by_line_noise_is_independent_across_rounds",
                 T_LAW),
     ),
+    Mutant(
+        id="online-M34", target="online:Theorem 10", bug_class="audit",
+        description="the POL rows' vectorised sampler drops line 14's projection onto [-B, B]",
+        file="reference/audit/cases_online.py",
+        find='    return np.clip(avg + factor * scale * rng.standard_normal(n), -POL["B"], POL["B"])',
+        replace="    return avg + factor * scale * rng.standard_normal(n)",
+        checks=("tests/online/test_audit_cases.py::test_pol_rows_vectorised_sampler_is_the_line_by_line_algorithm",),
+    ),
 )
