@@ -142,6 +142,19 @@ def _eps_of(atoms: list, delta) -> mpmath.mpf:
     return mpmath.mpf(0)
 
 
+def _composed_atoms(steps: Sequence[tuple[Sequence, Sequence]], max_atoms: int | None = None):
+    """The composed loss atoms of the steps in each direction (D against D', then D' against D).
+    Call inside ``mpmath.workdps(DPS)``."""
+    for forward in (True, False):
+        atoms = [(mpmath.mpf(0), mpmath.mpf(1), mpmath.mpf(1))]
+        for p, q in steps:
+            a, b = (p, q) if forward else (q, p)
+            atoms = _compose(atoms, _pld_atoms(a, b), 40)
+            if max_atoms is not None and len(atoms) > max_atoms:
+                raise ParameterError("steps", f"a composition of at most {max_atoms} distinct losses", len(atoms))
+        yield atoms
+
+
 def independent_steps_epsilon(steps: Sequence[tuple[Sequence, Sequence]], delta: float,
                               *, max_atoms: int = 200_000) -> float:
     """Exact epsilon at delta of the composition of independent finite steps (both directions).
@@ -156,31 +169,14 @@ def independent_steps_epsilon(steps: Sequence[tuple[Sequence, Sequence]], delta:
         raise ParameterError("delta", "0 <= delta < 1", delta)
     if not steps:
         raise ParameterError("steps", "at least one step", steps)
-    best = mpmath.mpf(0)
     with mpmath.workdps(DPS):
-        for forward in (True, False):
-            atoms = [(mpmath.mpf(0), mpmath.mpf(1), mpmath.mpf(1))]
-            for p, q in steps:
-                a, b = (p, q) if forward else (q, p)
-                atoms = _compose(atoms, _pld_atoms(a, b), 40)
-                if len(atoms) > max_atoms:
-                    raise ParameterError("steps", f"a composition of at most {max_atoms} distinct losses",
-                                         len(atoms))
-            best = max(best, _eps_of(atoms, mpmath.mpf(delta)))
-        return float(best)
+        return float(max(_eps_of(atoms, mpmath.mpf(delta)) for atoms in _composed_atoms(steps, max_atoms)))
 
 
 def independent_steps_delta(steps: Sequence[tuple[Sequence, Sequence]], epsilon: float) -> float:
     """The exact privacy profile delta(eps) of the composition (both directions, the larger)."""
-    out = mpmath.mpf(0)
     with mpmath.workdps(DPS):
-        for forward in (True, False):
-            atoms = [(mpmath.mpf(0), mpmath.mpf(1), mpmath.mpf(1))]
-            for p, q in steps:
-                a, b = (p, q) if forward else (q, p)
-                atoms = _compose(atoms, _pld_atoms(a, b), 40)
-            out = max(out, _delta_of(atoms, mpmath.mpf(epsilon)))
-        return float(out)
+        return float(max(_delta_of(atoms, mpmath.mpf(epsilon)) for atoms in _composed_atoms(steps)))
 
 
 # ---------------------------------------------------------------------------
