@@ -321,14 +321,19 @@ CASES: list[VectorCase] = [
         make_kwargs=(lambda geometry=geometry, calibration=calibration: _alg5_kwargs(geometry, calibration)),
         # sigma ~ 1/epsilon as printed; the accountant's certified sigma goes like epsilon^-0.9 here
         seed=84, array_args=("X", "y"), n_runs=400,
-        statistic=_EmpiricalLoss(lambda geometry=geometry, calibration=calibration: _alg5_kwargs(geometry, calibration)),
+        statistic=(None if calibration == "paper" else
+                   _EmpiricalLoss(lambda geometry=geometry, calibration=calibration:
+                                  _alg5_kwargs(geometry, calibration))),
         noise_knob=("epsilon", -1.0 if calibration == "paper" else -0.9),
         rtol=1e-12, atol=1e-13,
         invariants=(_FEASIBLE,) + ((Sparse(lambda kw: kw["T"], what="theta_1 (a vertex) and T - 1 vertices"),)
                                    if geometry == "l1" else ()),
         not_applicable={"privacy": _AUDITED, "zero-noise": "no noise argument in the case's inputs",
                         "sparsity": "the l2 ball's LMO points are dense",
-                        "rate": "not declared (Theorem B.2's bound is checked on the reference)"},
+                        "rate": "not declared (Theorem B.2's bound is checked on the reference)",
+                        **({"law": "the printed sigma (0.65) swamps the gradient (entries up to 0.03): the output "
+                                   "law does not depend on the noise scale (0 of 10 at 400 runs); the certified "
+                                   "cases carry the law check"} if calibration == "paper" else {})},
     )
     for geometry, calibration in (("l2", "paper"), ("l2", "certified"), ("l1", "certified"))
 ]

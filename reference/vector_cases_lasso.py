@@ -168,13 +168,17 @@ CASES: list[VectorCase] = [
         make_kwargs=(lambda geometry=geometry, calibration=calibration: _thm26_kwargs(geometry, calibration)),
         # sigma ~ 1/epsilon as printed; the accountant's certified sigma goes like epsilon^-0.9 here
         seed=92, array_args=("X", "y"), n_runs=400,
-        statistic=_LassoLoss(lambda geometry=geometry, calibration=calibration: _thm26_kwargs(geometry, calibration)),
+        statistic=(None if calibration == "paper" else
+                   _LassoLoss(lambda geometry=geometry, calibration=calibration: _thm26_kwargs(geometry, calibration))),
         noise_knob=("epsilon", -1.0 if calibration == "paper" else -0.9),
         rtol=1e-12, atol=1e-13,
         invariants=(Feasible(_ball, what="the ball of the case's geometry and radius"),),
         not_applicable={"privacy": _AUDITED, "sparsity": _TRIVIAL_SPARSITY + " (and the l2 ball's are dense)",
                         "zero-noise": "no noise argument in the case's inputs",
-                        "rate": "not declared (Theorem 2.6's bound is checked on the reference)"},
+                        "rate": "not declared (Theorem 2.6's bound is checked on the reference)",
+                        **({"law": "the printed sigma (1.2) swamps the gradient (entries up to 0.4): the output "
+                                   "law barely depends on the noise scale (1 of 10 at 400 runs); the certified "
+                                   "cases carry the law check"} if calibration == "paper" else {})},
     )
     for geometry, calibration in (("l1", "paper"), ("l1", "certified"), ("l2", "certified"))
 ]

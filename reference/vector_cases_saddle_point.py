@@ -90,12 +90,15 @@ CASES: list[VectorCase] = [
                                                       "B": 2, "fw_T": 4, "k": 2, "k_prime": 1,
                                                       "calibration": calibration}),
         # the steps are proportional to epsilon (the sampling noise ~ 1/eta), as for Algorithms 1, 3, 5
-        seed=111, array_args=("atoms", "data"), statistic=_first, n_runs=300, rtol=1e-12, atol=1e-13,
+        seed=111, array_args=("atoms", "data"), rtol=1e-12, atol=1e-13,
         noise_knob=("epsilon", -1.0),
         # the game is 3 x 2: x is the first 3 entries of the output, y the last 2
         invariants=(Feasible(lambda kw: _simplex(3), part=lambda out: np.asarray(out)[:3], what="the simplex (x)"),
                     Feasible(lambda kw: _simplex(2), part=lambda out: np.asarray(out)[3:], what="the simplex (y)")),
         not_applicable={"privacy": _PRIVACY, "zero-noise": _ZERO,
+                        "law": "no power at this size: with x_1[0] as statistic the law check rejected the "
+                               "reference at 0.8 x its noise in 0 of 10 repeats (300 runs a side, certified case; "
+                               "a repeat costs about 90 s of CPU); replay is exact",
                         "sparsity": "the number of vertices averaged is random (Algorithm 3's random stopping)",
                         "rate": "not declared (Theorem 3.24 is checked on the reference, tests/saddle_point)"},
     )

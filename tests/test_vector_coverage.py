@@ -79,3 +79,34 @@ def test_the_reference_passes_every_check_against_itself(ident):
         rows = check_implementation(_conform_function(ident), ident, mode="both")
     failed = [(r.case, r.check, r.detail) for r in rows if not r.passed]
     assert not failed, failed
+
+
+# The added cases whose law check rejected the reference at 0.8 x its noise in 10 of 10 repeats
+# (docs/conformance.md, "The cases added with docs/vectors.md").
+POWERFUL = {
+    "core:report_noisy_min": ("laplace-two-candidates-law", "gumbel-two-candidates-law"),
+    "core:private_prefix_sums": ("scalar-T7",),
+    "erm_geometry:Algorithm 1 (Section 3.3)": ("l2-euclidean-scalar-cov-n40-p5-T10", "l1-lq-full-cov-n40-p5-T10"),
+    "erm_geometry:Algorithm 4": ("laplace-paper-paper-n300-p12-T8-eps8", "laplace-certified-2_(t+2)-n300-p12-T8-eps8"),
+    "erm_geometry:Algorithm 5": ("l2-certified-n300-p12-T8",),
+    "online:Algorithm 1": ("igd-paper-T12-d2-eps2500", "igd-certified-T12-d2-eps1"),
+    "online:Algorithm 3": ("paper-LG1-T12-d2-eps2500", "certified-LG1-T12-d2-eps8"),
+    "online:Algorithm 6": ("paper-T100-d2", "certified-T100-d2"),
+}
+POWERFUL_CASES = [c for ident, names in POWERFUL.items() for c in cases(ident) if c.name in names]
+
+
+def test_the_powerful_cases_exist():
+    assert len(POWERFUL_CASES) == sum(len(v) for v in POWERFUL.values())
+    assert all(c.statistic is not None and c.noise_knob is not None for c in POWERFUL_CASES)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("case", POWERFUL_CASES, ids=[f"{c.algorithm}-{c.name}" for c in POWERFUL_CASES])
+def test_law_check_power_of_the_added_cases(case):
+    """At least 9 of 10 fresh repeats reject the reference at 0.8 x its noise (a power of 0.99 gives 8 or
+    fewer with probability 0.004), and none of 10 rejects the reference itself (alpha = 1e-3 a check)."""
+    from reference.vectors import law_check_power
+
+    assert law_check_power(case, 0.8, repeats=10)[0] >= 9
+    assert law_check_power(case, 1.0, repeats=10) == (0, 10)

@@ -220,7 +220,7 @@ def test_online_qftl():
 
 def test_online_algorithm_1_paper_calibration():
     """POCP with IGD: beta of line 7 as printed; round t adds (beta / t) standard_normal(d), then projects."""
-    v = _vector("online:Algorithm 1", "igd-paper-T12-d2")
+    v = _vector("online:Algorithm 1", "igd-paper-T12-d2-eps2500")
     kw = v["inputs"]
     g, a, c = _quadratic(kw)
     T, eps, delta, lam, r = len(g), kw["epsilon"], kw["delta"], kw["lam"], kw["radius"]
