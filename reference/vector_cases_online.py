@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .properties import Feasible, Holds
+from .vector_cases_erm_geometry import _distance_to
 from .vectors import VectorCase
 
 _HERE = "reference.vector_cases_online"
@@ -169,19 +170,6 @@ def _pol_noiseless(kw):
     fs = [f.plus_ridge(alpha) for f in _quadratic_losses(kw["g"], kw["a"], kw["c"])]
     return ol.igd(fs, _ball(len(kw["g"][0]), kw["radius"]), alpha, x1=np.asarray(kw["x1"], dtype=float)
                   ).decisions.mean(axis=0)
-
-
-class _distance_to:  # noqa: N801 - used like a function
-    """sum |output - noiseless(kwargs)|: the size of the noise that reached the decisions; its law scales with
-    the noise, so a law check on it sees a wrong noise scale directly."""
-
-    def __init__(self, noiseless, make_kwargs):
-        self.noiseless, self.make_kwargs, self._value = noiseless, make_kwargs, None
-
-    def __call__(self, out) -> float:
-        if self._value is None:
-            self._value = np.asarray(self.noiseless(self.make_kwargs()), dtype=float)
-        return float(np.sum(np.abs(np.asarray(out, dtype=float) - self._value)))
 
 
 _NO_PAIR = "no worst pair for full runs at this size; python -m reference audit --paper online audits the streams"
