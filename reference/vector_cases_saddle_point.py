@@ -96,7 +96,7 @@ CASES: list[VectorCase] = [
         invariants=(Feasible(lambda kw: _simplex(3), part=lambda out: np.asarray(out)[:3], what="the simplex (x)"),
                     Feasible(lambda kw: _simplex(2), part=lambda out: np.asarray(out)[3:], what="the simplex (y)")),
         not_applicable={"privacy": _PRIVACY, "zero-noise": _ZERO,
-                        "law": "no power at this size: with x_1[0] as statistic the law check rejected the "
+                        "law": "no power at this size: with the output's x[0] as statistic the law check rejected the "
                                "reference at 0.8 x its noise in 0 of 10 repeats (300 runs a side, certified case; "
                                "a repeat costs about 90 s of CPU); replay is exact",
                         "sparsity": "the number of vertices averaged is random (Algorithm 3's random stopping)",
