@@ -1,6 +1,7 @@
 """Test-vector cases of ``saddle_point`` (Gonzalez-Guzman-Paquette, mirror descent for DP stochastic saddle
 points, as reconstructed): Algorithm 2 (the bias-reduced gradient oracle) and Algorithm 4 (high-probability
-boosting). Algorithms 1, 3 and 5 are in :mod:`reference.vector_cases`.
+boosting), and cases of Algorithms 3 and 5 whose iterates travel far from uniform (their other cases, and
+Algorithm 1's, are in :mod:`reference.vector_cases`).
 
 The game is the bilinear x^T A_z y on the simplices, its records z the integers in ``data`` indexing the
 matrices ``atoms`` (shape (m, dx, dy)), as for the other saddle_point vectors. Vertices are drawn from a
@@ -103,4 +104,62 @@ CASES: list[VectorCase] = [
                         "rate": "not declared (Theorem 3.24 is checked on the reference, tests/saddle_point)"},
     )
     for calibration in ("paper", "certified")
+]
+
+
+# ---- Algorithms 3 and 5 where the iterates move (conform's kill matrix, issue 14) ----------------------------
+# The cases of reference/vector_cases.py run Algorithms 3 and 5 where the step keeps the iterates near uniform, so
+# that an edit of the trajectory (a step, an index, a sign, the data read) rarely moves a sampled vertex. These
+# cases take a large epsilon (the step is proportional to it) and games or losses whose gradients keep one
+# direction, so that the iterates travel far from uniform and the output's vertices follow them.
+
+_VC = "reference.vector_cases"
+
+
+def _grouped_game(n: int) -> dict:
+    """A 2 x 2 game on n records: atoms 1 and 2 near [[1, -0.5], [-0.6, 0.8]] (an interior saddle point), and atom
+    0, [[0.9, 0.9], [-0.9, -0.2]] (a pure one, at row 2 and column 2), held by the first 32 records only (records
+    grouped by their source, as data often are). An algorithm that reads fresh records moves towards atom 0's
+    corner first, then away from it; one that rereads the first records stays there."""
+    gen = np.random.default_rng(5)
+    atoms = np.array([[1.0, -0.5], [-0.6, 0.8]]) + gen.uniform(-0.3, 0.3, size=(3, 2, 2))
+    atoms[0] = [[0.9, 0.9], [-0.9, -0.2]]
+    return {"atoms": atoms, "data": np.r_[np.zeros(32, dtype=np.intp), gen.integers(1, 3, size=n - 32)]}
+
+
+def _game_saddle(kw) -> np.ndarray:
+    """(x*, y*) stacked: a saddle point of the game of the case's records (their empirical law), by linear
+    programming (reference.algorithms.saddle_point.game_value)."""
+    from .algorithms import saddle_point as sp
+
+    _, x_star, y_star = sp.game_value(sp.QuadraticSaddle(kw["atoms"], _records(kw["data"])).A_bar)
+    return np.r_[x_star, y_star]
+
+
+def _distance_to_saddle(make_kwargs):
+    """||(x, y) - (x*, y*)||_1, the output's distance from the game's saddle point: the law statistic over all
+    coordinates of both players (a wrong step, sign or data read moves it; x[0] alone misses y)."""
+    from .vector_cases_erm_geometry import _distance_to
+
+    return _distance_to(_game_saddle, make_kwargs)
+
+
+def _alg3_moving(calibration: str, epsilon: float, delta: float):
+    return lambda: {**_grouped_game(512), "epsilon": epsilon, "delta": delta, "B": 4, "calibration": calibration}
+
+
+_ALG3_MOVING = {"paper": (184.0, 1e-10), "certified": (30.0, 1e-6)}
+
+CASES += [
+    VectorCase(
+        algorithm="saddle_point:Algorithm 3", name=f"{calibration}-grouped2x2-n512-B4-eps{epsilon:g}",
+        reference=f"{_VC}:saddle_point_bias_reduced",
+        make_kwargs=_alg3_moving(calibration, epsilon, delta),
+        seed=301, array_args=("atoms", "data"),
+        **({"statistic": _distance_to_saddle(_alg3_moving(calibration, epsilon, delta)), "n_runs": 1000}
+           if calibration == "paper" else
+           {"not_applicable": {"law": "checked on the paper case of this game (a law check costs about 7 s of CPU "
+                                      "a case)"}}),
+    )
+    for calibration, (epsilon, delta) in _ALG3_MOVING.items()
 ]
