@@ -319,7 +319,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "running (repeatable: the runs are merged, e.g. a replay run and a black-box run)")
     p.add_argument("--mode", default=None,
                    help="with --conform: which properties, as conform's --mode (default all; e.g. 'replay', or "
-                        "'law,privacy,rate,feasibility,sparsity,zero-noise,finite-shape,determinism' for black boxes)")
+                        "'law,privacy,accounting,rate,feasibility,sparsity,zero-noise,finite-shape,determinism,"
+                        "validation' for black boxes)")
     p.set_defaults(func=_cmd_mutants)
 
     p = sub.add_parser("vectors", help="write JSON test vectors (inputs, seed, draws, outputs)")

@@ -18,6 +18,11 @@ gives one verdict per property (aggregated over the cases):
   grid, fitted by :func:`reference.audit.rates.fit_rate`, against the reference's fit on the same
   data and seeds: the intervals must overlap, and the candidate's must exclude the nearest wrong
   exponent where the reference's does.
+- **accounting** (every case whose candidate reports a ledger or a claimed epsilon): the candidate's
+  ledger, certified by this package's accountant, and its claimed epsilon equal the reference's for
+  the same run (:mod:`reference.conformance_checks`).
+- **validation** (every case): inputs outside the domain the privacy proof needs (epsilon <= 0, delta
+  outside (0, 1), a negative scale, a NaN or a norm-violating data entry) are refused.
 - **feasibility**, **sparsity**, **zero-noise** (the case's ``invariants``), **finite-shape** and
   **determinism** (every case): see :mod:`reference.properties`.
 
@@ -39,7 +44,8 @@ from typing import Any, Callable
 import numpy as np
 
 from .errors import ParameterError
-from .properties import PROPERTIES, Rate, ZeroNoise
+from .conformance_checks import accounting_check, validation_check
+from .properties import PROPERTIES, Rate, Refuses, ZeroNoise, generic_refusals
 from .vectors import (VectorCase, ScaledNoise, _jsonable, cases, distribution_check, privacy_check, replay,
                       resolve, run_case)
 
@@ -95,6 +101,13 @@ def _properties(mode: str | None) -> tuple[str, ...]:
 
 def _na(case: VectorCase, prop: str, default: str) -> str:
     return case.not_applicable.get(prop, default)
+
+
+def case_refusals(case: VectorCase) -> tuple[Refuses, ...]:
+    """The validation property's inputs for ``case``: its declared :class:`Refuses` and the generic ones
+    (:func:`reference.properties.generic_refusals`) for the inputs it has."""
+    declared = tuple(inv for inv in case.invariants if isinstance(inv, Refuses))
+    return declared + generic_refusals(case.make_kwargs(), case.array_args)
 
 
 def _seeds(case: VectorCase, k: int) -> list[int]:
@@ -288,6 +301,9 @@ def check_implementation(target: str | Callable, algorithm: str, mode: str = "al
                 control_ok, _, control = privacy_check(case, ScaledNoise(case, 0.5))
                 detail += f"; control (reference at 0.5 x noise): {control} -> {'missed' if control_ok else 'flagged'}"
                 row("privacy", ok and not control_ok, detail)
+        if "accounting" in props:
+            status, detail = accounting_check(case, function, resolve(case.reference))
+            row("accounting", status != "fail", detail, status)
         if "rate" in props:
             if case.rate is None:
                 row("rate", True, _na(case, "rate", "no convergence claim declared for this case"), "n/a")
@@ -295,6 +311,13 @@ def check_implementation(target: str | Callable, algorithm: str, mode: str = "al
                 ok, detail = rate_check(case, function, deep=deep)
                 row("rate", ok, detail)
         rows += invariant_rows(case, function, props)
+        if "validation" in props:
+            if not case_refusals(case):
+                row("validation", True, _na(case, "validation", "no invalid input declared or derived for this case"),
+                    "n/a")
+            for refusal in case_refusals(case):
+                status, detail = validation_check(case, function, refusal)
+                row("validation", status != "fail", detail, status)
     rows.sort(key=lambda r: PROPERTIES.index(r.check))
     if as_json:
         return conformance_report(rows, target if isinstance(target, str) else repr(target), algorithm, deep)

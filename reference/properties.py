@@ -13,7 +13,11 @@ A :class:`~reference.vectors.VectorCase` says which properties hold for its algo
 - ``not_applicable``: for each property that does not apply, the reason (reported as ``n/a``).
 
 Two invariants apply to every case and need no declaration: ``finite-shape`` (the output has the
-reference's shape and is finite) and ``determinism`` (the same seed gives the same output).
+reference's shape and is finite) and ``determinism`` (the same seed gives the same output). Two more
+need none either (reference/conformance_checks.py): ``accounting`` (the candidate's own ledger or claimed
+epsilon, where it reports one, equals the reference's) and ``validation`` (inputs outside the privacy
+proof's domain are refused: :class:`Refuses`, declared or derived from the inputs by
+:func:`generic_refusals`).
 The law check (``statistic``), privacy audit (``neighbour``) and replay are declared by the
 case's older fields. :data:`PROPERTIES` lists the names conform reports, in its order.
 """
@@ -26,8 +30,8 @@ from typing import Any, Callable, ClassVar
 import numpy as np
 
 # The property names conform reports (one verdict each per algorithm), in this order.
-PROPERTIES = ("replay", "law", "privacy", "rate", "feasibility", "sparsity", "zero-noise", "finite-shape",
-              "determinism")
+PROPERTIES = ("replay", "law", "privacy", "accounting", "rate", "feasibility", "sparsity", "zero-noise",
+              "finite-shape", "determinism", "validation")
 
 
 def _part(part, output):
@@ -137,3 +141,39 @@ class Rate:
     what: str = "error against n"
     confidence: float = 0.99
     property: ClassVar[str] = "rate"
+
+
+@dataclass(frozen=True)
+class Refuses:
+    """The candidate must raise on the case's inputs with ``change(kwargs)`` merged in (a dict of the
+    arguments to replace): an input outside the domain the privacy proof needs (``what`` says which)."""
+
+    change: Callable[[dict], dict]
+    what: str
+    property: ClassVar[str] = "validation"
+
+
+def _with_nan(kwargs: dict, name: str) -> dict:
+    arr = np.array(kwargs[name], dtype=float)
+    arr.flat[0] = np.nan
+    return {name: arr}
+
+
+def generic_refusals(kwargs: dict, array_args: tuple[str, ...] = ()) -> tuple[Refuses, ...]:
+    """The refusals every case gets from its inputs (the package's standard: bad input gets a clear
+    error): epsilon 0 and -1, delta 1.5 and -0.1, rho, a noise scale or a sensitivity of -1, and a NaN
+    in the first array argument."""
+    out = []
+    if isinstance(kwargs.get("epsilon"), (int, float)):
+        out += [Refuses(lambda kw: {"epsilon": 0.0}, "epsilon = 0"),
+                Refuses(lambda kw: {"epsilon": -1.0}, "epsilon = -1")]
+    if isinstance(kwargs.get("delta"), (int, float)):
+        out += [Refuses(lambda kw: {"delta": 1.5}, "delta = 1.5"),
+                Refuses(lambda kw: {"delta": -0.1}, "delta = -0.1")]
+    for name in ("rho", "sigma", "scale", "sensitivity"):
+        if isinstance(kwargs.get(name), (int, float)):
+            out.append(Refuses(lambda kw, name=name: {name: -1.0}, f"{name} = -1"))
+    if array_args:
+        name = array_args[0]
+        out.append(Refuses(lambda kw, name=name: _with_nan(kw, name), f"a NaN in {name}"))
+    return tuple(out)

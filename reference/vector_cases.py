@@ -19,7 +19,8 @@ def mirror_descent_squared_loss(X, y, epsilon, delta, T, eta, geometry, calibrat
     ||x||_2 <= 1, |y| <= 1, theta in a unit ball); ``geometry`` names the set and potential:
     ``"l1-lq"`` (unit l1 ball, the l_q potential of Fact 3.4 with its resolved constant) or
     ``"l2-euclidean"`` (unit l2 ball, 1/2 ||theta||^2). An implementation claiming this algorithm
-    takes the same arguments and returns theta_priv.
+    takes the same arguments and returns theta_priv; the reference returns its result (theta_priv in
+    ``.theta``, the run's ``.ledger``), which the vectors read through :func:`_theta_of`.
     """
     from .algorithms import erm_geometry as eg
     from .geometry.sets import L1Ball, L2Ball
@@ -36,7 +37,7 @@ def mirror_descent_squared_loss(X, y, epsilon, delta, T, eta, geometry, calibrat
     result = eg.noisy_mirror_descent(X, y, SquaredLoss(scale=0.5), potentials[geometry](), epsilon=epsilon,
                                      delta=delta, lipschitz=2.0, T=T, eta=eta, rng=rng,
                                      calibration=calibration)
-    return result.theta
+    return result
 
 _M = "reference.privacy.mechanisms"
 
@@ -214,7 +215,7 @@ def _mirror_kwargs(geometry: str, calibration: str) -> dict:
 CASES += [
     VectorCase(
         algorithm="erm_geometry:Algorithm 1", name=f"{geometry}-{calibration}-n60-p5-T8",
-        reference="reference.vector_cases:mirror_descent_squared_loss",
+        reference="reference.vector_cases:mirror_descent_squared_loss", output=_theta_of,
         make_kwargs=(lambda g=geometry, c=calibration: _mirror_kwargs(g, c)),
         seed=31, array_args=("X", "y"), noise_knob=("epsilon", -1.0),
         # The statistic is the l2 distance from the noiseless mirror descent's theta: 0.8 x the noise
@@ -243,13 +244,20 @@ def _records(data) -> np.ndarray:
     return arr.astype(np.intp)
 
 
-def saddle_point_matrix_game(atoms, data, epsilon, delta, T, K, calibration, rng):
-    """saddle_point Algorithm 1 on the bilinear game x^T A_z y (records index ``atoms``); returns (x, y) stacked."""
+def saddle_point_matrix_game(atoms, data, epsilon, delta, T, K, calibration, rng, eta=None):
+    """saddle_point Algorithm 1 on the bilinear game x^T A_z y (records index ``atoms``); ``eta`` (optional)
+    fixes the step (calibration "explicit"). Returns the result: (x, y) stacked is the vector's output
+    (:func:`_saddle_xy`), ``.ledger`` and ``.claimed_epsilon`` the run's accounting (a port may return the
+    stacked (x, y) itself)."""
     from .algorithms import saddle_point as sp
 
-    res = sp.private_smd_vertices(sp.QuadraticSaddle(atoms, _records(data)), epsilon, delta, rng, T=T, K=K,
-                                  calibration=calibration, keep_iterates=False)
-    return np.r_[res.x, res.y]
+    return sp.private_smd_vertices(sp.QuadraticSaddle(atoms, _records(data)), epsilon, delta, rng, T=T, K=K,
+                                   eta=eta, calibration=calibration, keep_iterates=False)
+
+
+def _saddle_xy(result):
+    """(x, y) stacked: the reference returns its result (``.x``, ``.y``); a port may return the stack itself."""
+    return np.r_[result.x, result.y] if hasattr(result, "y") else result
 
 
 def saddle_point_bias_reduced(atoms, data, epsilon, delta, B, calibration, rng):
@@ -279,12 +287,23 @@ _VC = "reference.vector_cases"
 CASES += [
     VectorCase(
         algorithm="saddle_point:Algorithm 1", name=f"{calibration}-game3x2-n60-T20",
-        reference=f"{_VC}:saddle_point_matrix_game",
+        reference=f"{_VC}:saddle_point_matrix_game", output=_saddle_xy,
         make_kwargs=(lambda c=calibration: {**_game_kwargs(60), "epsilon": 4.0, "delta": 1e-3, "T": 20, "K": 2,
                                             "calibration": c}),
         seed=51, array_args=("atoms", "data"), statistic=lambda out: float(np.asarray(out)[0]), n_runs=300,
     )
     for calibration in ("paper", "certified")
+] + [
+    # An explicit step (calibration "explicit"): the run's claimed epsilon is Proposition 3.3's, inverted at
+    # this eta; a replay and accounting case (the law is the paper case's at another step)
+    VectorCase(
+        algorithm="saddle_point:Algorithm 1", name="explicit-eta0.05-game3x2-n60-T20",
+        reference=f"{_VC}:saddle_point_matrix_game", output=_saddle_xy,
+        make_kwargs=lambda: {**_game_kwargs(60), "epsilon": 4.0, "delta": 1e-3, "T": 20, "K": 2,
+                             "calibration": "explicit", "eta": 0.05},
+        seed=54, array_args=("atoms", "data"),
+        not_applicable={"law": "replay and accounting case (the paper and certified cases carry the law check)"},
+    ),
 ] + [
     VectorCase(
         algorithm="saddle_point:Algorithm 3", name="paper-game3x2-n256-B2",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .properties import Holds, ZeroNoise
+from .properties import Holds, Refuses, ZeroNoise
 from .vectors import VectorCase
 
 _M = "reference.privacy.mechanisms"
@@ -56,6 +56,13 @@ def _tree_kwargs(first: float = 0.5) -> dict:
     xs = _STREAM.copy()
     xs[0] = first
     return {"xs": xs, "sigma": _SIGMA_TREE, "sensitivity": 1.0}
+
+
+def _item_above_the_bound(kwargs) -> dict:
+    """The privacy proof's domain is ||x_t||_2 <= norm_bound: an item outside it must be refused, not clipped."""
+    xs = np.array(kwargs["xs"], dtype=float)
+    xs[3] = [0.0, 1.5]
+    return {"xs": xs}
 
 
 def _prefix_sums(result):
@@ -136,7 +143,8 @@ CASES: list[VectorCase] = [
         algorithm="core:private_prefix_sums", name="vector-T5-d2", reference=_TREE,
         make_kwargs=lambda: {"xs": np.array([[0.5, -0.5], [0.25, 0.0], [-0.5, 0.5], [0.0, 0.75], [0.5, 0.5]]),
                              "sigma": 0.5, "sensitivity": 1.0, "norm_bound": 1.0},
-        seed=21, array_args=("xs",), output=_prefix_sums, invariants=(_EXACT_WITHOUT_NOISE,),
+        seed=21, array_args=("xs",), output=_prefix_sums,
+        invariants=(_EXACT_WITHOUT_NOISE, Refuses(_item_above_the_bound, "an item of l2 norm 1.5 > norm_bound = 1")),
         not_applicable={**_TREE_NA, "law": "replay case (scalar-T7 carries the law check)",
                         "privacy": "declared on scalar-T7"},
     ),

@@ -79,14 +79,15 @@ def objective_perturbation_squared_loss(X, y, epsilon, delta, geometry, calibrat
     """erm_geometry Algorithm 2 (objective perturbation) of eq. (22) over the unit ``geometry`` ball
     (``"l1"`` or ``"l2"``), lambda_max = 1 (the Hessian x x^T of a unit row), lambda_min = 0, theta_0 = 0;
     ``calibration`` "paper" (line 2 as printed: refuted, emits a PrivacyWarning) or "certified" (KST12).
-    One draw: b = sigma * rng.standard_normal(p). Returns theta_priv, the minimiser of
-    L(theta; D) + zeta/2 ||theta||^2 + <b, theta> over the ball to a Frank-Wolfe gap <= 1e-12."""
+    One draw: b = sigma * rng.standard_normal(p). Returns the result: theta_priv (``.theta``), the minimiser of
+    L(theta; D) + zeta/2 ||theta||^2 + <b, theta> over the ball to a Frank-Wolfe gap <= 1e-12, and the run's
+    ``.ledger`` (a port may return theta_priv itself)."""
     from .algorithms import erm_geometry as eg
 
     X, y = _data(X, y)
     return eg.objective_perturbation(X, y, _loss(), _ball(geometry, X.shape[1]), epsilon=epsilon, delta=delta,
                                      lipschitz=LIPSCHITZ, lambda_max=1.0, lambda_min=0.0, rng=rng,
-                                     calibration=calibration, tol=OP_GAP).theta
+                                     calibration=calibration, tol=OP_GAP)
 
 
 def frank_wolfe_squared_loss(X, y, T, theta1, geometry, step_size, rng):
@@ -108,26 +109,28 @@ def frank_wolfe_squared_loss(X, y, T, theta1, geometry, step_size, rng):
 def private_frank_wolfe_l1_squared_loss(X, y, epsilon, delta, T, calibration, selection, step_size, rng):
     """erm_geometry Algorithm 4 on eq. (22) over the unit l1 ball, S = {e_1..e_p, -e_1..-e_p} in that order,
     L_1 = 2, theta_1 = 0; ``calibration`` "paper" / "certified", ``selection`` "laplace" / "gumbel",
-    ``step_size`` "paper" (mu = 1/(T+2)) or "2/(t+2)". Returns theta_T."""
+    ``step_size`` "paper" (mu = 1/(T+2)) or "2/(t+2)". Returns the result: theta_T (``.theta``) and the
+    run's ``.ledger`` (a port may return theta_T itself)."""
     from .algorithms import erm_geometry as eg
     from .geometry.sets import L1Ball
 
     X, y = _data(X, y)
     return eg.private_frank_wolfe_polytope(X, y, _loss(), L1Ball(X.shape[1], 1.0), epsilon=epsilon, delta=delta,
                                            lipschitz_l1=LIPSCHITZ, T=T, rng=rng, calibration=calibration,
-                                           selection=selection, step_size=step_size, keep_iterates=False).theta
+                                           selection=selection, step_size=step_size, keep_iterates=False)
 
 
 def private_frank_wolfe_general_squared_loss(X, y, epsilon, delta, T, geometry, calibration, rng):
     """erm_geometry Algorithm 5 on eq. (22) over the unit ``geometry`` ball (``"l1"`` or ``"l2"``), L_2 = 2,
     theta_1 = LMO(1, ..., 1) (the default), mu = 1/(T+2) as printed; ``calibration`` "paper" (line 3's
-    printed sigma) or "certified". Returns theta_T."""
+    printed sigma) or "certified". Returns the result: theta_T (``.theta``) and the run's ``.ledger`` (a port
+    may return theta_T itself)."""
     from .algorithms import erm_geometry as eg
 
     X, y = _data(X, y)
     return eg.private_frank_wolfe_general(X, y, _loss(), _ball(geometry, X.shape[1]), epsilon=epsilon,
                                           delta=delta, lipschitz=LIPSCHITZ, T=T, rng=rng, calibration=calibration,
-                                          keep_iterates=False).theta
+                                          keep_iterates=False)
 
 
 # ---- inputs
@@ -149,6 +152,11 @@ def _signal_rows(n: int, p: int, seed: int) -> dict:
     X = gen.normal(size=(n, p))
     X /= np.linalg.norm(X, axis=1, keepdims=True)
     return {"X": X, "y": 0.8 * X[:, 0] + 0.1 * gen.uniform(-1.0, 1.0, size=n)}
+
+
+def _theta_of(result):
+    """theta: the reference returns its result (``.theta``, ``.ledger``); a port may return theta itself."""
+    return result.theta if hasattr(result, "theta") else result
 
 
 def _first(out) -> float:
@@ -261,7 +269,7 @@ CASES: list[VectorCase] = [
     # ---- Algorithm 2: one draw b = sigma standard_normal(p); the output is an argmin (solver tolerance)
     VectorCase(
         algorithm="erm_geometry:Algorithm 2", name=f"{geometry}-{calibration}-n60-p5",
-        reference=f"{_HERE}:objective_perturbation_squared_loss",
+        reference=f"{_HERE}:objective_perturbation_squared_loss", output=_theta_of,
         make_kwargs=(lambda geometry=geometry, calibration=calibration: {
             **_unit_rows(60, 5, 82), "epsilon": 1.0, "delta": 1e-5, "geometry": geometry,
             "calibration": calibration}),
@@ -298,7 +306,7 @@ CASES: list[VectorCase] = [
     VectorCase(
         algorithm="erm_geometry:Algorithm 4",
         name=f"{selection}-{calibration}-{step.replace('/', '_')}-n300-p12-T8-eps8",
-        reference=f"{_HERE}:private_frank_wolfe_l1_squared_loss",
+        reference=f"{_HERE}:private_frank_wolfe_l1_squared_loss", output=_theta_of,
         make_kwargs=(lambda selection=selection, calibration=calibration, step=step:
                      _alg4_kwargs(selection, calibration, step)),
         # epsilon = 8 on data with a signal: the Laplace scale (about 0.02) is of the order of the score gaps
@@ -317,7 +325,7 @@ CASES: list[VectorCase] = [
     # on the l1 ball theta_1 = LMO(1, ..., 1) is a vertex: at most T = 8 nonzeros of p = 12
     VectorCase(
         algorithm="erm_geometry:Algorithm 5", name=f"{geometry}-{calibration}-n300-p12-T8",
-        reference=f"{_HERE}:private_frank_wolfe_general_squared_loss",
+        reference=f"{_HERE}:private_frank_wolfe_general_squared_loss", output=_theta_of,
         make_kwargs=(lambda geometry=geometry, calibration=calibration: _alg5_kwargs(geometry, calibration)),
         # sigma ~ 1/epsilon as printed; the accountant's certified sigma goes like epsilon^-0.9 here
         seed=84, array_args=("X", "y"), n_runs=400,

@@ -292,3 +292,55 @@ def test_resampled_law_power_agrees_with_the_direct_measurement():
     estimate = law_check_power_resampled(case, 0.8, runs=1000, repeats=300)
     assert 0.1 < rejected / repeats < 0.95, rejected        # in between, where a disagreement would show
     assert abs(estimate - rejected / repeats) < 0.2, (estimate, rejected / repeats)
+
+
+# ---- accounting and validation (reference/conformance_checks.py)
+
+def _laplace_port(value, sensitivity, scale, rng):
+    """A port of the Laplace mechanism that reports no accounting (no ledger= argument)."""
+    return np.asarray(value, dtype=float) + rng.laplace(0.0, scale, np.shape(value))
+
+
+class _DictLedger(list):
+    """A port's own ledger: events as dicts with MechanismEvent's field names."""
+
+    def record(self, event):
+        self.append(event)
+
+
+def test_accounting_is_n_a_for_a_port_that_reports_none_and_compares_a_foreign_ledger():
+    from reference.conformance import check_implementation
+
+    rows = check_implementation(_laplace_port, "core:laplace_mechanism", mode="accounting")
+    assert [r.status for r in rows] == ["n/a"] and "reports no accounting" in rows[0].detail
+
+    def honest(value, sensitivity, scale, rng, ledger=None):
+        ledger.record({"kind": "laplace", "sensitivity": sensitivity, "norm": "l1", "noise_scale": scale})
+        return _laplace_port(value, sensitivity, scale, rng)
+
+    def under_reports(value, sensitivity, scale, rng, ledger=None):
+        ledger.record({"kind": "laplace", "sensitivity": sensitivity, "norm": "l1", "noise_scale": 2 * scale})
+        return _laplace_port(value, sensitivity, scale, rng)
+
+    for port, want in ((honest, "pass"), (under_reports, "fail")):
+        port.__module__ = __name__          # conform hands it a fresh Ledger of its module: _DictLedger here
+        rows = check_implementation(port, "core:laplace_mechanism", mode="accounting")
+        assert [r.status for r in rows] == [want], rows
+
+
+Ledger = _DictLedger      # the port's module's ledger class, found by conform as ``Ledger``
+
+
+def test_validation_fails_a_port_that_clips_or_returns_nan_and_passes_one_that_refuses():
+    from reference.conformance import check_implementation
+
+    rows = check_implementation(_laplace_port, "core:laplace_mechanism", mode="validation")
+    failed = sorted(r.detail for r in rows if r.status == "fail")
+    # the NaN in value comes back as NaN; a negative scale raises in numpy (a refusal); sensitivity -1 is ignored
+    assert any("a NaN in value" in d and "returned NaN" in d for d in failed), failed
+    assert any("sensitivity = -1" in d for d in failed), failed
+    assert not any("scale = -1" in d and "sensitivity" not in d for d in failed), failed
+    from reference.privacy.mechanisms import laplace_mechanism
+
+    rows = check_implementation(laplace_mechanism, "core:laplace_mechanism", mode="validation")
+    assert rows and all(r.status == "pass" for r in rows), rows

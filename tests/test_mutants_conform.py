@@ -81,13 +81,32 @@ def test_half_gaussian_noise_is_rejected_by_the_privacy_audit_of_the_black_box()
     assert "mu lower bound" in r.details["privacy"]
 
 
-def test_a_ledger_only_mutant_survives_conform_and_says_why():
-    """core-M62 records half the l1 sensitivity in the ledger; the released values are the reference's."""
+def test_a_ledger_only_mutant_is_invisible_to_the_outputs_and_rejected_by_accounting():
+    """core-M62 records half the l1 sensitivity in the ledger; the released values are the reference's, so
+    replay, the law and the output invariants pass it; the accounting property (its ledger certified by the
+    clean accountant) rejects it, naming the event and the field."""
     r = conform_mutant(MUTANTS["core-M62"], properties=("replay", "law", "finite-shape"), through=False)
     assert r.status == "survived" and not r.rejected_by, r.details
-    assert "ledger" in SURVIVOR_NOTES["core-M62"]
     assert r.reached == "yes"            # the cases run the edited line; it changes only the ledger
-    assert "survived its target's cases (the cases run the edited lines): ledger only" in markdown([r])
+    r = conform_mutant(MUTANTS["core-M62"], properties=("accounting",), through=False)
+    assert r.status == "rejected" and r.rejected_by == ["accounting"], r.details
+    assert "sensitivity = 0.5 where the reference records 1.0" in r.details["accounting"]
+
+
+def test_an_input_check_removed_is_rejected_by_validation():
+    """core-M59 deletes the tree's norm-bound check: the item above the bound is then summed (not refused)."""
+    r = conform_mutant(MUTANTS["core-M59"], properties=("validation",), through=False)
+    assert r.status == "rejected" and r.rejected_by == ["validation"], r.details
+    assert "norm_bound" in r.details["validation"]
+
+
+def test_accountant_and_lower_bound_edits_are_no_conform_target_and_say_why():
+    from reference.mutants.conform import no_conform_target
+
+    for ident in ("core-M11", "core-M12", "heavy_tailed-M15", "heavy_tailed-M16"):
+        assert conform_ids(MUTANTS[ident]) == [] and no_conform_target(MUTANTS[ident]), ident
+    r = conform_mutant(MUTANTS["core-M11"])
+    assert r.status == "no-cases" and "accountant" in r.detail
 
 
 def test_an_edit_the_cases_never_run_is_reported_as_such():

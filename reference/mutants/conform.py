@@ -49,23 +49,10 @@ STATUSES = ("rejected", "survived", "no-cases", "broken")
 #: Why a measured survivor is invisible to a black box (filled from the measured matrix; the reason is
 #: checked against the mutant's edit by hand, see docs/conformance.md).
 SURVIVOR_NOTES: dict[str, str] = {
-    # -- not observable: the edit changes what the ledger records (or certifies), not what is released
-    "core-M11": "ledger only: the accountant's factor for report-noisy-max; the selection is the reference's",
-    "core-M12": "ledger only: the accountant's monotone / general factors; the selection is the reference's",
-    "core-M18": "ledger only: the node count enters the tree's recorded sensitivity; the case sets sigma",
-    "core-M57": "ledger only: the event records half the sensitivity; the released values are the reference's",
-    "core-M58": "ledger only: the tree's event records the item sensitivity; the released sums are the reference's",
-    "core-M62": "ledger only: the event records half the l1 sensitivity; the released values are the reference's",
-    "erm_geometry-M21": "ledger only: objective perturbation's recorded sensitivity",
-    "erm_geometry-M35": "ledger only: the recorded sensitivity (the certified sigma is computed from 2 L_2 / n "
-                        "written out again, the printed one does not use it)",
-    "saddle_point-M27": "claim only: the explicit step's claimed epsilon; the run is the reference's",
     # -- no effect at the cases' parameters: a factor the cases set to 1, a branch they do not take
     "core-M07": "no effect at the cases' parameters: every Gaussian case has sensitivity 1 (sigma * Delta = sigma)",
     "core-M08": "no effect at the cases' parameters: every Laplace case has sensitivity 1 (b * Delta = b)",
     "core-M10": "no effect at the cases' parameters: no case sets monotone=True",
-    "core-M59": "input validation: every case's items are within the norm bound (conform checks outputs on "
-                "valid inputs, not refusals)",
     "erm_geometry-M08": "no effect at the cases' parameters: every case has a constant eta (eta_t = eta_(t+1))",
     "erm_geometry-M16": "no effect at the cases' parameters: the case has a constant eta (eta_t = eta_(t+1))",
     "erm_geometry-M11": "not an input of the run: G_Q enters Theorem 3.2's parameters and bound, which the cases "
@@ -95,8 +82,6 @@ SURVIVOR_NOTES: dict[str, str] = {
     "erm_geometry-M12": "not exercised: no case uses the simplex (entropy) geometry",
     "erm_geometry-M28": "not exercised: no case uses selection='exponential'",
     "erm_geometry-M41": "not exercised: no case uses the printed Fact 3.4 constant (constant='paper')",
-    "heavy_tailed-M15": "not exercised: a lower-bound construction (Theorem 1.4), no algorithm runs it",
-    "heavy_tailed-M16": "not exercised: a lower-bound construction (Lemma 6.3), no algorithm runs it",
     "heavy_tailed-M30": "not exercised: Theorem 5.7's step schedule; the cases give eta",
     "lasso-M22": "not exercised: no case uses selection='exponential'",
     "online-M10": "not exercised: the Algorithm 5 case uses the printed calibration",
@@ -161,6 +146,26 @@ class ConformMutantResult:
                 "detail": self.detail}
 
 
+#: Edits that are no conform target, with the reason: conform holds an *implementation of an algorithm*
+#: to the reference, and judges its accounting with this package's accountant; the accountant itself
+#: and the lower-bound constructions are not what a port implements. They die in the test suite's kill
+#: matrix (docs/kill-matrix.md); the accountant is also cross-checked against an independent one
+#: (dp-accounting, ``tox -e crosscheck``, docs/accountant.md).
+NO_CONFORM_TARGET: dict[str, str] = {
+    "reference/privacy/accounting.py": "an edit of the accountant, conform's judge of every candidate's ledger "
+                                       "(the suite's kill matrix and tox -e crosscheck check the accountant)",
+    "reference/privacy/pld.py": "an edit of the accountant's PLD composition (the suite's kill matrix and "
+                                "tox -e crosscheck check it)",
+    "heavy_tailed:Theorem 1.4": "a lower-bound construction (Theorem 1.4): no algorithm a port implements",
+    "heavy_tailed:Lemma 6.3": "a lower-bound construction (Lemma 6.3): no algorithm a port implements",
+}
+
+
+def no_conform_target(mutant: Mutant) -> str:
+    """Why the mutant is no conform target ('' if it is one): :data:`NO_CONFORM_TARGET` by file or target."""
+    return NO_CONFORM_TARGET.get(mutant.file) or NO_CONFORM_TARGET.get(mutant.target, "")
+
+
 def conform_ids(mutant: Mutant) -> list[str]:
     """The conform ids whose vector cases run the mutant's target: the target itself when it has cases;
     otherwise the ids whose cases call the target's registered function (``lasso:Corollary 2.7`` is
@@ -170,6 +175,8 @@ def conform_ids(mutant: Mutant) -> list[str]:
     from ..claims import all_algorithms, all_building_blocks
     from ..vector_cases import CASES
 
+    if no_conform_target(mutant):
+        return []
     ids = {c.algorithm for c in CASES}
     if mutant.target in ids:
         return [mutant.target]
@@ -366,7 +373,8 @@ def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None,
     properties = tuple(PROPERTIES if properties is None else properties)
     ids = conform_ids(mutant) if algorithms is None else list(algorithms)
     if not ids:
-        return ConformMutantResult(mutant, "no-cases", detail=f"no vector cases run {mutant.target}")
+        return ConformMutantResult(mutant, "no-cases",
+                                   detail=no_conform_target(mutant) or f"no vector cases run {mutant.target}")
     start = time.perf_counter()
     result = ConformMutantResult(mutant, "survived", algorithm=", ".join(ids))
     try:
