@@ -344,3 +344,29 @@ def test_validation_fails_a_port_that_clips_or_returns_nan_and_passes_one_that_r
 
     rows = check_implementation(laplace_mechanism, "core:laplace_mechanism", mode="validation")
     assert rows and all(r.status == "pass" for r in rows), rows
+
+
+def test_the_reference_refuses_every_validation_input_with_its_own_error():
+    """Each refusal of every case (generic and declared) makes the reference raise a ReferenceSpecError:
+    the validation property never passes a candidate for refusing what the reference accepts, and the
+    reference meets the standard it holds ports to."""
+    import warnings
+
+    from reference.conformance import case_refusals
+    from reference.errors import ReferenceSpecError
+    from reference.vectors import resolve
+
+    accepted, checked = [], 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for case in cases():
+            function = resolve(case.reference)
+            for refusal in case_refusals(case):
+                checked += 1
+                try:
+                    function(**{**case.make_kwargs(), **refusal.change(case.make_kwargs())},
+                             rng=np.random.default_rng(0))
+                except ReferenceSpecError:
+                    continue
+                accepted.append(f"{case.algorithm} {case.name}: {refusal.what}")
+    assert checked > 200 and not accepted, accepted
