@@ -359,7 +359,7 @@ BUILDING_BLOCKS = (   # listed by `python -m reference list`; the ids are confor
               _THIS + "report_noisy_max", "Dwork-Roth 2014, Claim 3.9; docs/errata.md core-M03"),
     Algorithm("core", "report_noisy_min", "report-noisy-min: report-noisy-max of the negated scores",
               _THIS + "report_noisy_min", "docs/errata.md core-M02"),
-    Algorithm("core", "truncated_geometric", "truncated geometric law on {1, ..., M}",
+    Algorithm("core", "truncated_geometric", "truncated geometric law on {0, ..., M}",
               _THIS + "truncated_geometric", "Ghazi et al. 2024, Def. 5.1; docs/errata.md core-M01"),
 )
 
