@@ -264,6 +264,13 @@ CASES: list[VectorCase] = [
         seed=103, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL,),
         not_applicable=_BASE,
     ),
+    # alpha = 0.6 (not 1): eta_t = 1/(alpha t) differs from 1/t (online-M16)
+    VectorCase(
+        algorithm="online:eq. (13)", name="T15-d3-alpha0.6", reference=f"{_HERE}:online_igd_quadratic",
+        make_kwargs=lambda: {**_quadratic(15, 3, 109), "radius": 0.5, "alpha": 0.6, "x1": np.zeros(3)},
+        seed=107, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL,),
+        not_applicable=_BASE,
+    ),
     VectorCase(
         algorithm="online:GIGA", name="T15-d3", reference=f"{_HERE}:online_giga_quadratic",
         make_kwargs=lambda: {**_quadratic(15, 3, 105), "radius": 0.5, "alpha": 1.0, "x1": np.zeros(3),

@@ -179,8 +179,9 @@ def _igd(g, a, c, r, alpha, x1):
     return np.array(xs)
 
 
-def test_online_igd():
-    v = _vector("online:eq. (13)", "T15-d3")
+@pytest.mark.parametrize("name", ["T15-d3", "T15-d3-alpha0.6"])
+def test_online_igd(name):
+    v = _vector("online:eq. (13)", name)
     kw = v["inputs"]
     _agrees(v, _igd(*_quadratic(kw), kw["radius"], kw["alpha"], kw["x1"]))
 

@@ -70,10 +70,6 @@ SURVIVOR_NOTES: dict[str, str] = {
     "lasso-M32": "no effect at the cases' parameters: the cases use the default square_lipschitz=False",
     "lasso-M37": "no effect at the cases' parameters: the cases run keep_iterates=False, where the edit returns "
                  "theta_T",
-    "online-M03": "no effect at the cases' parameters: every case has alpha = 1 (2L/alpha = 2L)",
-    "online-M05": "no effect at the cases' parameters: every case has alpha = 1 (1/(alpha t) = 1/t)",
-    "online-M11": "no effect at the cases' parameters: the case has R = 1 (R^2 = R)",
-    "online-M16": "no effect at the cases' parameters: the case has alpha = 1 (1/(alpha t) = 1/t)",
     "saddle_point-M02": "no effect on the cases' problem: on a bilinear game the gradient is linear, so "
                         "G^+ - (G^O + G^E)/2 = 0 and the weight 1/p_N multiplies zero",
     "core-M15": "not exercised: the edit is truncated_geometric_pmf, used only as Algorithm 2's weight 1/p_N, "
@@ -84,8 +80,6 @@ SURVIVOR_NOTES: dict[str, str] = {
     "erm_geometry-M41": "not exercised: no case uses the printed Fact 3.4 constant (constant='paper')",
     "heavy_tailed-M30": "not exercised: Theorem 5.7's step schedule; the cases give eta",
     "lasso-M22": "not exercised: no case uses selection='exponential'",
-    "online-M10": "not exercised: the Algorithm 5 case uses the printed calibration",
-    "online-M27": "not exercised: the Algorithm 5 case uses the printed calibration",
     "saddle_point-M12": "not exercised: the certified calibration; the Algorithm 5 case uses the printed one",
     # -- the saddle_point cases: the law changes, conform does not see it (measured: 2000 runs a side, the
     #    largest |z| over the output's coordinate means, reference against the mutant; docs/conformance.md)
