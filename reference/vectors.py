@@ -170,14 +170,25 @@ def _declared_cases() -> list[VectorCase]:
     return _DECLARED["cases"]
 
 
+def _portable(text: str) -> str:
+    """Letters, digits, '.', '+' and '-' kept; every other run of characters one '_' (no spaces, colons,
+    slashes or parentheses in a file name another language's tooling has to open)."""
+    return re.sub(r"[^A-Za-z0-9.+-]+", "_", text).strip("_")
+
+
+def vector_filename(case: VectorCase) -> str:
+    """``<algorithm>__<case>.json`` in portable characters, e.g.
+    ``erm_geometry_Algorithm_1_Section_3.3__l2-euclidean-scalar-cov-n40-p5-T10.json``."""
+    return f"{_portable(case.algorithm)}__{_portable(case.name)}.json"
+
+
 def write_vectors(out_dir: Path, algorithm: str | None = None) -> list[Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     vectors = [(case, run_case(case)) for case in cases(algorithm)]   # all computed before any write
     paths = []
     for case, vector in vectors:
-        stem = f"{case.algorithm}__{case.name}".replace(":", "_").replace(" ", "_").replace("/", "_")
-        path = out_dir / f"{stem}.json"
+        path = out_dir / vector_filename(case)
         path.write_text(json.dumps(vector, indent=1) + "\n", encoding="utf-8")
         paths.append(path)
     return paths

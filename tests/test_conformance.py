@@ -11,6 +11,7 @@ fixed, the reference's own run below is deterministic).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -172,7 +173,8 @@ def test_check_implementation_rows_name_each_check():
 @_ALG4_PAPER
 def test_vectors_are_written_only_when_all_computed(tmp_path):
     paths = write_vectors(tmp_path / "out")
-    assert len(paths) == len(cases())
+    assert len(paths) == len(cases()) == len({p.name for p in paths})      # one file per case, no collision
+    assert all(re.fullmatch(r"[A-Za-z0-9.+_-]+\.json", p.name) for p in paths), [p.name for p in paths]
     vector = json.loads(paths[0].read_text())
     assert {"format", "algorithm", "case", "seed", "inputs", "draws", "output", "tolerance"} <= set(vector)
 
