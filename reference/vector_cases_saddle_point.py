@@ -1,7 +1,8 @@
 """Test-vector cases of ``saddle_point`` (Gonzalez-Guzman-Paquette, mirror descent for DP stochastic saddle
 points, as reconstructed): Algorithm 2 (the bias-reduced gradient oracle) and Algorithm 4 (high-probability
-boosting), and cases of Algorithms 3 and 5 whose iterates travel far from uniform (their other cases, and
-Algorithm 1's, are in :mod:`reference.vector_cases`).
+boosting), Algorithm 1 on a game whose iterates leave the uniform point, and cases of Algorithms 3 and 5
+whose iterates travel far from uniform (their other cases, and Algorithm 1's game3x2 cases, are in
+:mod:`reference.vector_cases`).
 
 The game is the bilinear x^T A_z y on the simplices, its records z the integers in ``data`` indexing the
 matrices ``atoms`` (shape (m, dx, dy)), as for the other saddle_point vectors. Vertices are drawn from a
@@ -162,4 +163,45 @@ CASES += [
                                       "a case)"}}),
     )
     for calibration, (epsilon, delta) in _ALG3_MOVING.items()
+]
+
+
+# ---- Algorithm 1 on a game its iterates actually play (issue 14: the law check and replay see the dynamics)
+#
+# The game3x2 cases of reference/vector_cases.py take steps of about 0.04: their iterates stay within a few
+# percent of uniform and their outputs are, nearly, draws from the uniform point whatever the dynamics.
+# Here epsilon = 10 and B = 40 (n = 200, T = 5, K = 1) give Proposition 3.3's step eta = 3.5: within five
+# steps the iterates leave uniform for the game's best responses (x_5 about (0, 0.99, 0.01) on seed 1),
+# so a wrong step, sign or gradient point changes which vertices the recorded uniforms select (replay)
+# and the law of the output's distance from the saddle point (law). K = 1: the gradient point is one
+# vertex, as far from the iterate as it gets.
+
+def _offcentre_game(n: int, seed: int) -> dict:
+    """A 3 x 2 game near [[0.8, -0.6], [-0.4, 0.7], [0.3, 0.2]] (atoms perturbed by U(-0.2, 0.2)): a mixed
+    equilibrium away from uniform, x* about (0.45, 0.55, 0) (row 3 dominated), y* about (0.54, 0.46)."""
+    gen = np.random.default_rng(seed)
+    base = np.array([[0.8, -0.6], [-0.4, 0.7], [0.3, 0.2]])
+    atoms = np.clip(base[None] + gen.uniform(-0.2, 0.2, (3, 3, 2)), -1.0, 1.0)
+    return {"atoms": atoms, "data": gen.integers(0, 3, size=n)}
+
+
+def _xy(result):
+    """(x, y) stacked from Algorithm 1's conform function (reference.vector_cases._saddle_xy)."""
+    from .vector_cases import _saddle_xy
+
+    return _saddle_xy(result)
+
+
+def _alg1_offcentre_kwargs() -> dict:
+    return {**_offcentre_game(200, 7), "epsilon": 10.0, "delta": 1e-3, "T": 5, "K": 1, "calibration": "paper"}
+
+
+CASES += [
+    VectorCase(
+        algorithm="saddle_point:Algorithm 1", name="paper-offcentre3x2-n200-T5-K1-eps10",
+        reference=f"{_VC}:saddle_point_matrix_game", output=_xy, make_kwargs=_alg1_offcentre_kwargs,
+        seed=54, array_args=("atoms", "data"),
+        # ||(x, y) - (x*, y*)||_1 over all five coordinates (x[0] alone misses a y-player's wrong sign)
+        statistic=_distance_to_saddle(_alg1_offcentre_kwargs), n_runs=3000,
+    ),
 ]

@@ -83,13 +83,6 @@ SURVIVOR_NOTES: dict[str, str] = {
     "saddle_point-M12": "not exercised: the certified calibration; the Algorithm 5 case uses the printed one",
     # -- the saddle_point cases: the law changes, conform does not see it (measured: 2000 runs a side, the
     #    largest |z| over the output's coordinate means, reference against the mutant; docs/conformance.md)
-    "saddle_point-M09": "FINDING, the law changes: |z| = 12.5 on the certified case at 2000 runs a side, but the "
-                        "law check's statistic is x[0] and the edit moves y (300 runs: no power)",
-    "saddle_point-M06": "the law changes slightly (|z| = 2.8 on the paper case at 2000 runs a side); the 300-run law "
-                        "check has no power there, replay's vertex means do not move on the recorded uniforms",
-    "saddle_point-M19": "no effect visible at the cases' size (|z| < 1.6 at 2000 runs a side): the iterates stay near "
-                        "uniform and the output vertex draws do not move",
-    "saddle_point-M22": "no effect visible at the cases' size (|z| < 1 at 2000 runs a side)",
     "saddle_point-M11": "no effect at the case's size: the stability cap 1/(8 L0 tau T) keeps the iterates so near "
                         "uniform that the sampled vertices do not move (outputs equal the reference's on 199 of 200 "
                         "seeds)",
