@@ -28,13 +28,36 @@ def _records(data) -> np.ndarray:
     return arr.astype(np.intp)
 
 
-def saddle_point_bias_reduced_gradient(atoms, data, x, y, N, batch, M, rng):
+class CubicSaddle:
+    """f(x, y; z) = x^T A_z y + (c/6) sum_j x_j^3 - (c/6) sum_j y_j^3 on the simplices (c >= 0): convex-concave
+    (x, y >= 0), not bilinear, so the gradient (A_z y + (c/2) x^2, A_z^T x - (c/2) y^2) is not affine and
+    Algorithm 2's correction G^+ - (G^O + G^E)/2 = -(c/8)((x^O - x^E)^2, -(y^O - y^E)^2) is not zero when the
+    two halves' means differ. L0 = max |A| + c/2 bounds ||grad||_inf on the simplices (x_j^2 <= 1)."""
+
+    def __init__(self, atoms, data, cubic: float):
+        from .algorithms import saddle_point as sp
+        from .errors import ParameterError
+
+        if not (isinstance(cubic, (int, float)) and np.isfinite(cubic) and cubic >= 0):
+            raise ParameterError("cubic", "a finite coefficient c >= 0", cubic)
+        self.bilinear, self.c = sp.QuadraticSaddle(atoms, data), float(cubic)
+        self.n, self.dx, self.dy = self.bilinear.n, self.bilinear.dx, self.bilinear.dy
+        self.lipschitz = self.bilinear.lipschitz + 0.5 * self.c
+
+    def batch_gradient(self, x, y, idx):
+        gx, gy = self.bilinear.batch_gradient(x, y, idx)
+        return gx + 0.5 * self.c * x ** 2, gy - 0.5 * self.c * y ** 2
+
+
+def saddle_point_bias_reduced_gradient(atoms, data, x, y, N, batch, M, rng, cubic=0.0):
     """saddle_point Algorithm 2 at (x, y) with level N (0 <= N <= M, drawn by the caller in Algorithm 3) and
     the record indices ``batch``: 1 + 1 + 2^(N+1) + 2^(N+1) vertex draws (x~0, y~0, then x's and y's
-    2^(N+1) each), g = G^0 + (1/p_N)(G^+ - (G^O + G^E)/2), p_N = C_M 2^-N. Returns (g_x, g_y) stacked."""
+    2^(N+1) each), g = G^0 + (1/p_N)(G^+ - (G^O + G^E)/2), p_N = C_M 2^-N. ``cubic`` = c adds
+    (c/6)(sum x_j^3 - sum y_j^3) to the game (:class:`CubicSaddle`; 0: the bilinear game, whose correction
+    term is zero). Returns (g_x, g_y) stacked."""
     from .algorithms import saddle_point as sp
 
-    game = sp.QuadraticSaddle(atoms, _records(data))
+    game = sp.QuadraticSaddle(atoms, _records(data)) if cubic == 0 else CubicSaddle(atoms, _records(data), cubic)
     res = sp.bias_reduced_gradient(game, np.asarray(x, dtype=float), np.asarray(y, dtype=float), N,
                                    _records(batch), M, rng)
     return np.r_[res.gx, res.gy]
@@ -84,6 +107,21 @@ CASES: list[VectorCase] = [
                         "rate": "an oracle: its bias and second moment (Lemma 3.15) are tested on the reference"},
     )
     for N, M in ((0, 2), (2, 3))
+] + [
+    # The cubic game (CubicSaddle, c = 0.8): the gradient is not affine, so the multilevel correction is not zero
+    # and its weight 1/p_N (truncated_geometric_pmf) reaches the output; on the bilinear cases above it multiplies
+    # zero. M = 3, N = 1: a batch of B 2^(N+1) = 8 records (B = 2).
+    VectorCase(
+        algorithm="saddle_point:Algorithm 2", name="N1-M3-cubic0.8-game3x2",
+        reference=f"{_HERE}:saddle_point_bias_reduced_gradient",
+        make_kwargs=lambda: {**_game(64, 111), "x": np.array([0.5, 0.3, 0.2]), "y": np.array([0.6, 0.4]), "N": 1,
+                             "batch": np.arange(8), "M": 3, "cubic": 0.8},
+        seed=113, array_args=("atoms", "data", "x", "y", "batch"), statistic=_first, n_runs=2000,
+        not_applicable={"privacy": _PRIVACY + " (Algorithm 2 is a step of Algorithm 3)", "zero-noise": _ZERO,
+                        "feasibility": "the output is a gradient estimate (unconstrained)",
+                        "sparsity": "the algorithm promises no sparsity",
+                        "rate": "an oracle: its bias and second moment (Lemma 3.15) are tested on the reference"},
+    ),
 ] + [
     VectorCase(
         algorithm="saddle_point:Algorithm 4", name=f"{calibration}-game3x2-n240-B2-k2",

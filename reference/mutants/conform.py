@@ -70,8 +70,6 @@ SURVIVOR_NOTES: dict[str, str] = {
     "lasso-M32": "no effect at the cases' parameters: the cases use the default square_lipschitz=False",
     "lasso-M37": "no effect at the cases' parameters: the cases run keep_iterates=False, where the edit returns "
                  "theta_T",
-    "saddle_point-M02": "no effect on the cases' problem: on a bilinear game the gradient is linear, so "
-                        "G^+ - (G^O + G^E)/2 = 0 and the weight 1/p_N multiplies zero",
     "core-M15": "not exercised: the edit is truncated_geometric_pmf, used only as Algorithm 2's weight 1/p_N, "
                 "which multiplies zero on the cases' bilinear games (see saddle_point-M02)",
     # -- not exercised: the cases never run the edited lines (reported by the line tracer)
