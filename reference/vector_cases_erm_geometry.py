@@ -67,7 +67,8 @@ def mirror_descent_noisy_oracle(X, y, T, eta, noise_cov, geometry, rng):
     """erm_geometry Algorithm 1 as Section 3.3 runs it (Corollary 3.6): the mirror-descent loop with the
     gradient oracle's noise b_t ~ N(0, Sigma), no privacy. ``noise_cov`` is Sigma: a number s (s I) or a
     (p, p) PSD matrix; b_t = Sigma^(1/2) z_t with the symmetric square root and z_t = rng.standard_normal(p).
-    ``geometry``: ``"l1-lq"`` or ``"l2-euclidean"`` as for ``erm_geometry:Algorithm 1``. Returns theta."""
+    ``geometry``: ``"l1-lq"`` or ``"l2-euclidean"`` as for ``erm_geometry:Algorithm 1``; ``eta`` a step size or
+    the T + 1 step sizes eta_1..eta_(T+1) (step t uses eta_(t+1)). Returns theta."""
     from .algorithms import erm_geometry as eg
 
     X, y = _data(X, y)
@@ -108,7 +109,8 @@ def frank_wolfe_squared_loss(X, y, T, theta1, geometry, step_size, rng):
 
 def private_frank_wolfe_l1_squared_loss(X, y, epsilon, delta, T, calibration, selection, step_size, rng):
     """erm_geometry Algorithm 4 on eq. (22) over the unit l1 ball, S = {e_1..e_p, -e_1..-e_p} in that order,
-    L_1 = 2, theta_1 = 0; ``calibration`` "paper" / "certified", ``selection`` "laplace" / "gumbel",
+    L_1 = 2, theta_1 = 0; ``calibration`` "paper" / "certified", ``selection`` "laplace" / "gumbel" /
+    "exponential" (the exponential mechanism P(s) ∝ exp(-<s, g>/lambda) by inverse CDF, Section 5.2's text),
     ``step_size`` "paper" (mu = 1/(T+2)) or "2/(t+2)". Returns the result: theta_T (``.theta``) and the
     run's ``.ledger`` (a port may return theta_T itself)."""
     from .algorithms import erm_geometry as eg
@@ -242,8 +244,12 @@ def _alg5_kwargs(geometry, calibration):
             "calibration": calibration}
 
 
-def _mirror_kwargs(geometry, cov):
-    return {**_unit_rows(40, 5, 81), "T": 10, "eta": 0.3, "noise_cov": cov, "geometry": geometry}
+def _mirror_kwargs(geometry, cov, eta=0.3):
+    return {**_unit_rows(40, 5, 81), "T": 10, "eta": eta, "noise_cov": cov, "geometry": geometry}
+
+
+# eta_t = 0.5 / sqrt(t), t = 1..T+1 = 11: a schedule that varies in t (step t uses eta_(t+1), line 4)
+_DECREASING_ETA = 0.5 / np.sqrt(np.arange(1, 12))
 
 
 CASES: list[VectorCase] = [
@@ -265,6 +271,22 @@ CASES: list[VectorCase] = [
                         "rate": "not declared (Corollary 3.6's bound is checked on the reference, tests/erm_geometry)"},
     )
     for geometry, kind, cov in (("l2-euclidean", "scalar-cov", 0.25), ("l1-lq", "full-cov", _COV))
+] + [
+    # ---- the same with a step schedule eta_t = 0.5/sqrt(t): a port that steps with eta_t where line 4 says
+    # eta_(t+1) moves its output (with a constant eta it cannot be told apart)
+    VectorCase(
+        algorithm="erm_geometry:Algorithm 1 (Section 3.3)", name="l2-euclidean-eta-decreasing-scalar-cov-n40-p5-T10",
+        reference=f"{_HERE}:mirror_descent_noisy_oracle",
+        make_kwargs=lambda: _mirror_kwargs("l2-euclidean", 0.25, _DECREASING_ETA),
+        seed=85, array_args=("X", "y", "noise_cov", "eta"),
+        statistic=_distance_to(_oracle_noiseless, lambda: _mirror_kwargs("l2-euclidean", 0.25, _DECREASING_ETA)),
+        n_runs=400, noise_knob=("noise_cov", 0.5), rtol=1e-9, atol=1e-12,
+        invariants=(_FEASIBLE, ZeroNoise({"noise_cov": 0.0}, _oracle_noiseless, rtol=1e-9, atol=1e-12,
+                                         what="mirror descent on exact gradients")),
+        not_applicable={"privacy": _NOT_PRIVATE + " (Section 3.3: the oracle's noise)",
+                        "sparsity": "mirror descent's iterates are dense",
+                        "rate": "not declared (Corollary 3.6's bound is checked on the reference, tests/erm_geometry)"},
+    )
 ] + [
     # ---- Algorithm 2: one draw b = sigma standard_normal(p); the output is an argmin (solver tolerance)
     VectorCase(
@@ -301,7 +323,8 @@ CASES: list[VectorCase] = [
     )
     for geometry, step in (("l1", "paper"), ("l1", "2/(t+2)"), ("l2", "2/(t+2)"))
 ] + [
-    # ---- Algorithm 4: per step one laplace (or gumbel) draw of shape (1, 2p), selection argmax(-score + z);
+    # ---- Algorithm 4: per step one laplace (or gumbel) draw of shape (1, 2p), selection argmax(-score + z)
+    # (selection "exponential": one random(1) u, the inverse CDF of P(s) ∝ exp(-score_s / lambda));
     # p = 12, T = 8: at most T - 1 = 7 nonzeros, below the trivial 12
     VectorCase(
         algorithm="erm_geometry:Algorithm 4",
@@ -319,7 +342,7 @@ CASES: list[VectorCase] = [
                         "rate": "not declared (Theorem 5.5's rate is the lasso's, measured on lasso:Algorithm 2)"},
     )
     for selection, calibration, step in (("laplace", "paper", "paper"), ("laplace", "certified", "2/(t+2)"),
-                                         ("gumbel", "certified", "2/(t+2)"))
+                                         ("gumbel", "certified", "2/(t+2)"), ("exponential", "certified", "2/(t+2)"))
 ] + [
     # ---- Algorithm 5: per step one standard_normal(p) draw (times sigma), then the ball's exact LMO;
     # on the l1 ball theta_1 = LMO(1, ..., 1) is a vertex: at most T = 8 nonzeros of p = 12

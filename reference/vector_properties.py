@@ -168,21 +168,28 @@ def _declare_properties(case):
 # erm_geometry Algorithm 1: theta_priv in the unit ball; noiseless = mirror descent without noise
 
 def _mirror_ball(kw):
-    from .geometry.sets import L1Ball, L2Ball
+    from .geometry.sets import L1Ball, L2Ball, Simplex
 
-    p = np.asarray(kw["X"]).shape[1]
-    return L1Ball(p, 1.0) if kw["geometry"] == "l1-lq" else L2Ball(p, 1.0)
+    p, geometry = np.asarray(kw["X"]).shape[1], kw["geometry"]
+    if geometry == "simplex-entropy":
+        return Simplex(p)
+    return L1Ball(p, 1.0) if geometry.startswith("l1") else L2Ball(p, 1.0)
 
 
 def _mirror_properties(case):
-    return {"invariants": (Feasible(_mirror_ball, what="the unit ball of the case's geometry (l1 or l2)"),
-                           ZeroNoise({"epsilon": float("inf")}, _mirror_noiseless, rtol=1e-9, atol=1e-12,
-                                     what="mirror descent with b_t = 0")),
+    zero = ZeroNoise({"epsilon": float("inf")}, _mirror_noiseless, rtol=1e-9, atol=1e-12,
+                     what="mirror descent with b_t = 0")
+    theorem = "theorem" in case.name      # T and eta follow from epsilon: epsilon = inf has no (T, eta)
+    return {"invariants": (Feasible(_mirror_ball, what="the case's set (the unit l1 or l2 ball, or the simplex)"),)
+            + (() if theorem else (zero,)),
             "not_applicable": {"sparsity": "mirror descent's iterates are dense",
                                "privacy": "no worst pair for full runs at this size; the audit "
                                           "(python -m reference audit --paper erm_geometry) carries them",
                                "rate": "not declared yet: Theorem 3.2's rate needs T ~ n^2 steps "
-                                       "(tests/erm_geometry/test_utility.py measures it on the reference)"}}
+                                       "(tests/erm_geometry/test_utility.py measures it on the reference)",
+                               **({"zero-noise": "Theorem 3.2's T and eta follow from epsilon: epsilon = inf "
+                                                 "(no noise) has no T; the other cases check it"}
+                                  if theorem else {})}}
 
 
 # saddle_point: (x, y) in the simplices; outputs are averages of sampled vertices
