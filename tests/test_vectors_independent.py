@@ -280,3 +280,44 @@ def test_saddle_point_algorithm_2(name):
     g = [grad[0][k] + (grad[1][k] - 0.5 * (grad[2][k] + grad[3][k])) / p_N for k in (0, 1)]
     assert draws.done()
     _agrees(v, np.r_[g[0], g[1]])
+
+
+# ---- heavy_tailed
+
+def _median_of_clipped_means(X, tau, beta):
+    """heavy_tailed Algorithm 3 from its lines: m = ceil(4 ln(2d/beta)) buckets of floor(n/m) consecutive
+    samples (the rest unused), each sample clipped to [-3 tau, 3 tau] coordinate-wise before the bucket's mean,
+    the coordinate-wise median of the m means (the two middle ones averaged when m is even)."""
+    X = np.asarray(X, dtype=float)
+    n, d = X.shape
+    m = math.ceil(4.0 * math.log(2.0 * d / beta) - 1e-12)
+    b = n // m
+    means = np.array([np.clip(X[i * b:(i + 1) * b], -3.0 * tau, 3.0 * tau).mean(axis=0) for i in range(m)])
+    means.sort(axis=0)
+    return 0.5 * (means[(m - 1) // 2] + means[m // 2])
+
+
+@pytest.mark.parametrize("name", ["n90-d3-tau2-beta0.2", "n300-d3-tau0.5-beta0.2"])
+def test_heavy_tailed_algorithm_3(name):
+    v = _vector("heavy_tailed:Algorithm 3", name)
+    kw = v["inputs"]
+    assert not v["draws"]
+    _agrees(v, _median_of_clipped_means(kw["X"], kw["tau"], kw["beta"]))
+
+
+@pytest.mark.parametrize("name", ["strongly-convex-n120-d2-T4", "convex-n120-d2-T5-radius0.25"])
+def test_heavy_tailed_algorithm_1(name):
+    """SCOF on ||w - x||^2 / 2 (gradient w - x) with Algorithm 3 as the oracle: w^0 = 0, w^t = Pi(w^(t-1) -
+    eta g_t) on the ball; convex: g_t from all of X, output the mean of w^1..w^T; strongly convex: g_t from
+    the t-th of T batches of floor(n/T), output w^T."""
+    v = _vector("heavy_tailed:Algorithm 1", name)
+    kw = v["inputs"]
+    X = np.asarray(kw["X"], dtype=float)
+    T, eta, r = kw["T"], kw["eta"], kw["radius"]
+    batch = X.shape[0] // T
+    w, ws = np.zeros(X.shape[1]), []
+    for t in range(1, T + 1):
+        S = X if kw["mode"] == "convex" else X[(t - 1) * batch:t * batch]
+        w = _ball_projection(w - eta * _median_of_clipped_means(w - S, kw["tau"], kw["beta"]), r)
+        ws.append(w)
+    _agrees(v, np.mean(ws, axis=0) if kw["mode"] == "convex" else ws[-1])
