@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .properties import Feasible
+from .properties import Feasible, Holds, Sparse
 from .vectors import VectorCase
 
 _HERE = "reference.vector_cases_saddle_point"
@@ -242,4 +242,64 @@ CASES += [
         # ||(x, y) - (x*, y*)||_1 over all five coordinates (x[0] alone misses a y-player's wrong sign)
         statistic=_distance_to_saddle(_alg1_offcentre_kwargs), n_runs=3000,
     ),
+]
+
+
+def _sco_data(n: int, b0: float, spread: float, seed: int):
+    """Algorithm 5's records for d = 2: a_i = (1, -1) + U(-spread, spread)^2, b_i = b0 + U(-spread, spread). With
+    b0 = 5 the loss is nearly linear on the simplex (the gradient keeps its direction and most of its size: the
+    learner travels at the speed the stability cap allows); with b0 = 0.6 the minimiser is inside the simplex, near
+    x = (0.8, 0.2), and the learner overshoots it while the average lags."""
+    def make() -> dict:
+        gen = np.random.default_rng(seed)
+        return {"a": np.array([1.0, -1.0]) + gen.uniform(-spread, spread, size=(n, 2)),
+                "b": b0 + gen.uniform(-spread, spread, size=n)}
+    return make
+
+
+def _out0(out) -> float:
+    """x[0]: with d = 2 the output is (x[0], 1 - x[0]), so x[0] is all of it."""
+    return float(np.asarray(out)[0])
+
+
+# name -> (records, epsilon, delta, K, tau, calibration, law checked here). Where the cap 1/(8 L0 tau T) binds
+# (epsilon tau > sqrt(2 N log(1/delta)), N the vertex count), the learner moves as fast as Algorithm 5 lets it.
+_ALG5_MOVING = {
+    # the cap binds; K = 100 output vertices see x_T move by 2 / (T + 2) of (w_(T+1) - x_T) (line 9's index)
+    "paper-linear-d2-n10-K100-tau1-eps290": (_sco_data(10, 5.0, 0.2, 7), 290.0, 1e-16, 100, 1, "paper", True),
+    # tau = 2: the cap binds at 1 / 1.9 of the private step (tau in the cap matters)
+    "paper-linear-d2-n16-K100-tau2-eps290": (_sco_data(16, 5.0, 0.2, 7), 290.0, 1e-16, 100, 2, "paper", False),
+    # the certified step is a quarter of the cap (the certified sensitivity 2 L0 T matters)
+    "certified-linear-d2-n10-K100-tau1-eps20": (_sco_data(10, 5.0, 0.2, 7), 20.0, 1e-16, 100, 1, "certified", False),
+    # an interior minimiser: the gradient changes sign between the learner w and the average x
+    "paper-interior-d2-n100-K10-tau1-eps294": (_sco_data(100, 0.6, 0.1, 3), 294.0, 1e-16, 10, 1, "paper", True),
+}
+
+
+def _multiple_of_1_over_K(kw, out) -> bool:
+    v = np.asarray(out, dtype=float) * kw["K"]
+    return bool(np.all(np.abs(v - np.round(v)) <= 1e-9 * kw["K"]))
+
+
+# d = 2 <= K: the support bound K is checked at K = 1 (one vertex), where it can fail
+_ALG5_INVARIANTS = (Feasible(lambda kw: _simplex(2), what="the simplex"),
+                    Sparse(lambda kw: kw["K"], what="the output is the mean of K vertices of x_T (here K = 1: a "
+                                                    "vertex)", setting={"K": 1}),
+                    Holds(_multiple_of_1_over_K, "every coordinate is a multiple of 1/K (the mean of K vertices)",
+                          property="sparsity"))
+
+
+def _alg5_kwargs(data, epsilon, delta, K, tau, calibration):
+    return lambda: {**data(), "epsilon": epsilon, "delta": delta, "K": K, "tau": tau, "calibration": calibration}
+
+
+CASES += [
+    VectorCase(
+        algorithm="saddle_point:Algorithm 5", name=name, reference=f"{_VC}:saddle_point_sco",
+        make_kwargs=_alg5_kwargs(data, epsilon, delta, K, tau, calibration),
+        seed=501, array_args=("a", "b"), invariants=_ALG5_INVARIANTS,
+        **({"statistic": _out0, "n_runs": 1000} if law else
+           {"not_applicable": {"law": "checked on the paper-linear and paper-interior cases (the same records)"}}),
+    )
+    for name, (data, epsilon, delta, K, tau, calibration, law) in _ALG5_MOVING.items()
 ]

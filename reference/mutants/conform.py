@@ -62,18 +62,8 @@ SURVIVOR_NOTES: dict[str, str] = {
                 "which multiplies zero on the cases' bilinear games (see saddle_point-M02)",
     # -- not exercised: the cases never run the edited lines (reported by the line tracer)
     "lasso-M22": "not exercised: no case uses selection='exponential'",
-    "saddle_point-M12": "not exercised: the certified calibration; the Algorithm 5 case uses the printed one",
     # -- the saddle_point cases: the law changes, conform does not see it (measured: 2000 runs a side, the
     #    largest |z| over the output's coordinate means, reference against the mutant; docs/conformance.md)
-    "saddle_point-M11": "no effect at the case's size: the stability cap 1/(8 L0 tau T) keeps the iterates so near "
-                        "uniform that the sampled vertices do not move (outputs equal the reference's on 199 of 200 "
-                        "seeds)",
-    "saddle_point-M24": "no effect at the case's size: the stability cap keeps the iterates near uniform (outputs "
-                        "equal the reference's on 200 of 200 seeds)",
-    "saddle_point-M25": "no effect at the case's size: the stability cap keeps the iterates near uniform (outputs "
-                        "equal the reference's on 200 of 200 seeds)",
-    "saddle_point-M26": "no effect at the case's size: the stability cap keeps the iterates near uniform (outputs "
-                        "equal the reference's on 200 of 200 seeds)",
     "saddle_point-M16": "no effect visible at the case's size (|z| < 1.7 at 500 runs a side on the paper case): the "
                         "selection between k = 2 candidates sharpens, the chosen candidate's law barely moves",
     "saddle_point-M17": "no effect visible at the case's size (|z| < 1.7 at 500 runs a side on the paper case): the "
