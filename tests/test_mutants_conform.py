@@ -111,8 +111,17 @@ def test_accountant_and_lower_bound_edits_are_no_conform_target_and_say_why():
 
 def test_an_edit_the_cases_never_run_is_reported_as_such():
     """core-M15 edits truncated_geometric_pmf; the core:truncated_geometric cases run the sampler only."""
-    r = conform_mutant(MUTANTS["core-M15"], properties=("replay",))
+    r = conform_mutant(MUTANTS["core-M15"], properties=("replay",), through=False)
     assert r.status == "survived" and r.reached == "no"
+
+
+def test_a_building_blocks_survivor_is_checked_through_the_algorithms_that_call_it():
+    """core-M15's pmf is saddle_point Algorithm 2's weight 1/p_N: the line tracer finds the algorithms whose
+    cases run it, and replay rejects it on the cubic Algorithm 2 case (on the bilinear ones it weighs zero)."""
+    r = conform_mutant(MUTANTS["core-M15"], properties=("replay",))
+    assert r.status == "survived" and r.rejected_through == {"saddle_point:Algorithm 2": ["replay"]}, r.details
+    assert "cubic" in r.details["replay"]
+    assert "rejected through saddle_point:Algorithm 2 by replay" in markdown([r])
 
 
 def test_a_survivor_of_its_target_is_checked_through_the_other_entry_points_of_its_file():

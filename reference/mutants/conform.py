@@ -58,8 +58,9 @@ SURVIVOR_NOTES: dict[str, str] = {
     "lasso-M32": "no effect at the cases' parameters: the cases use the default square_lipschitz=False",
     "lasso-M37": "no effect at the cases' parameters: the cases run keep_iterates=False, where the edit returns "
                  "theta_T",
-    "core-M15": "not exercised: the edit is truncated_geometric_pmf, used only as Algorithm 2's weight 1/p_N, "
-                "which multiplies zero on the cases' bilinear games (see saddle_point-M02)",
+    "core-M15": "survives its target (the sampler's cases never run truncated_geometric_pmf, only its CDF); the "
+                "pmf is Algorithm 2's weight 1/p_N, and the cubic Algorithm 2 case (where the correction it "
+                "weighs is not zero) rejects it through saddle_point:Algorithm 2",
     # -- not exercised: the cases never run the edited lines (reported by the line tracer)
     "lasso-M22": "not exercised: no case uses selection='exponential'",
     # -- the saddle_point cases: the law changes, conform does not see it (measured: 2000 runs a side, the
@@ -329,6 +330,58 @@ def exercised(mutant: Mutant, algorithms: list[str] | None = None) -> bool | Non
     return False
 
 
+#: The properties a building block's mutant is checked for through the algorithms whose cases call the edited
+#: lines (:func:`_caller_ids`): the output checks only (every caller's privacy audit and rate fit would cost
+#: minutes per mutant).
+CALLER_PROPERTIES = ("replay", "law")
+
+
+def _caller_ids(name: str, mutant: Mutant, exclude) -> list[str]:
+    """The conform ids, other than ``exclude``, some case of which runs the edited lines of the copy ``name``
+    (the line tracer of :func:`exercised`, one run per case, stopping at an id's first hit): the algorithms
+    that call a building block, e.g. Algorithm 2 of saddle_point for truncated_geometric_pmf. Empty for an
+    edit at module level (it runs at import)."""
+    import warnings
+
+    import numpy as np
+
+    from ..vectors import cases, resolve
+
+    copy_file = Path(importlib.import_module(name).__file__).parent / mutant.file.split("/", 1)[1]
+    lines, module_level = _edited_lines(copy_file, mutant)
+    if module_level:
+        return []
+    target, hit = str(copy_file), []
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename != target:
+            return None
+        if event == "line" and frame.f_lineno in lines:
+            hit.append(frame.f_lineno)
+        return tracer
+
+    found = []
+    for algorithm in sorted({c.algorithm for c in cases()} - set(exclude)):
+        for case in cases(algorithm):
+            module, _, function = case.reference.partition(":")
+            fn = resolve(f"{name}{module[len(_package_dir().name):]}:{function}")
+            previous = sys.gettrace()
+            sys.settrace(tracer)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    fn(**case.make_kwargs(), rng=np.random.default_rng(case.seed))
+            except Exception:
+                pass
+            finally:
+                sys.settrace(previous)
+            if hit:
+                found.append(algorithm)
+                hit.clear()
+                break
+    return found
+
+
 def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None, first: bool = False,
                    timeout: float | None = 900.0, deep: bool = False,
                    algorithms: list[str] | None = None, through: bool = True) -> ConformMutantResult:
@@ -339,7 +392,10 @@ def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None,
     conform ids to check the copy as (default :func:`conform_ids`). ``through``: when the mutant survives
     its target's cases, also check the copy as the other ids whose conform function lives in the edited
     file (a building block's mutant seen through another entry point, e.g. report_noisy_min's edit
-    through the ``core:report_noisy_min`` cases); what rejects it there is in ``rejected_through``."""
+    through the ``core:report_noisy_min`` cases) and, for a building block (a ``core:`` target) that still
+    survives, as the algorithms whose cases run the edited lines (:func:`_caller_ids`), for
+    :data:`CALLER_PROPERTIES` only, stopping at the first that rejects it (truncated_geometric_pmf's edit
+    through saddle_point Algorithm 2); what rejects it there is in ``rejected_through``."""
     from ..properties import PROPERTIES
 
     properties = tuple(PROPERTIES if properties is None else properties)
@@ -356,11 +412,19 @@ def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None,
                     if prop not in result.rejected_by:
                         result.rejected_by.append(prop)
             if not result.rejected_by and through and algorithms is None:
-                for algorithm in (a for a in _file_ids(mutant) if a not in ids):
+                file_ids = [a for a in _file_ids(mutant) if a not in ids]
+                for algorithm in file_ids:
                     seen: dict = {}
                     failed = _check_as(name, algorithm, properties, True, deep, seen, result.details)
                     if failed:
                         result.rejected_through[algorithm] = failed
+                caller_properties = tuple(p for p in properties if p in CALLER_PROPERTIES)
+                if not result.rejected_through and mutant.target.startswith("core:") and caller_properties:
+                    for algorithm in _caller_ids(name, mutant, set(ids) | set(file_ids)):
+                        failed = _check_as(name, algorithm, caller_properties, True, deep, {}, result.details)
+                        if failed:
+                            result.rejected_through[algorithm] = failed
+                            break
     except _Timeout:
         result.status, result.detail = "broken", f"conform did not finish within {timeout:.0f} s"
     except Exception as exc:   # the copy did not build or import
@@ -482,7 +546,8 @@ def summary(results: list[ConformMutantResult]) -> str:
     asked = counts["rejected"] + counts["survived"]
     through = sum(r.status == "survived" and bool(r.rejected_through) for r in results)
     return (f"{len(results)} mutants: {counts['rejected']} of {asked} rejected by conform on their target's cases"
-            + (f", {through} more through another entry point of the edited file" if through else "")
+            + (f", {through} more through another entry point (of the edited file, or an algorithm calling it)"
+               if through else "")
             + f", {counts['survived'] - through} survived, {counts['no-cases']} without vector cases, "
             f"{counts['broken']} broken")
 
