@@ -23,6 +23,9 @@ replay check compares outputs on the reference's very draws:
   they select differently, so a port that wants to pass replay uses the reference's sign (a port with
   ``+ Z`` passes the law check and fails replay; tests/test_examples.py shows both). Likewise Gumbel
   selection is argmin(<s, g> - G), G ~ Gumbel(0, lambda): the exponential mechanism P(s) ~ exp(-<s, g>/lambda).
+- ``selection="exponential"`` samples that mechanism directly: one ``rng.random()`` u a step, and the first
+  index whose cumulative probability exceeds u (inverse CDF, in S's order), with lambda certified as for
+  Gumbel selections (the same law).
 
 The one thing not computed here is the ``"certified"`` noise scale: it is, by definition, the smallest
 lambda the reference's accountant certifies, so the port asks the accountant
@@ -81,20 +84,25 @@ def noise_scale(n: int, T: int, epsilon: float, delta: float, radius: float, cal
 def private_lasso(X, y, epsilon, delta, rng, *, radius=1.0, T=None, calibration="paper",
                   selection="laplace") -> LassoResult:
     X, y = _check(X, y, epsilon, delta, radius)
-    if selection not in ("laplace", "gumbel"):
-        raise ValueError(f"selection must be 'laplace' or 'gumbel', not {selection!r}")
+    if selection not in ("laplace", "gumbel", "exponential"):
+        raise ValueError(f"selection must be 'laplace', 'gumbel' or 'exponential', not {selection!r}")
     n, p = X.shape
     c = float(radius)
     if T is None:
         T = horizon(n, epsilon, c, (4.0 if calibration == "paper" else 8.0) * c * c)
-    lam = noise_scale(n, T, epsilon, delta, c, calibration, selection)
+    lam = noise_scale(n, T, epsilon, delta, c, calibration, "gumbel" if selection == "exponential" else selection)
     draw = rng.laplace if selection == "laplace" else rng.gumbel
     theta = np.zeros(p)                                   # line 1: theta_1 = 0
     selected = np.empty(max(T - 1, 0), dtype=np.intp)
     for t in range(1, T):                                 # line 2: t = 1 .. T - 1
         g = (2.0 / n) * (X.T @ (X @ theta - y))           # grad L(theta_t; D), L = (1/n) ||X theta - y||^2
         scores = np.concatenate([c * g, -c * g])          # <s, g> for every s in S at once
-        j = int(np.argmin(scores - draw(0.0, lam, 2 * p)))    # lines 3-4 (sign: see the module docstring)
+        if selection == "exponential":                    # P(s) ~ exp(-<s, g> / lambda), by inverse CDF
+            w = np.exp(-(scores - scores.min()) / lam)
+            cdf = np.cumsum(w)
+            j = int(np.searchsorted(cdf, rng.random() * cdf[-1], side="right"))
+        else:
+            j = int(np.argmin(scores - draw(0.0, lam, 2 * p)))    # lines 3-4 (sign: see the module docstring)
         selected[t - 1] = j
         mu = 2.0 / (t + 2.0)                              # line 5
         theta = (1.0 - mu) * theta

@@ -110,6 +110,28 @@ CASES: list[VectorCase] = [
         neighbour=lambda: {"value": np.array([1.5, -1.0, 2.0]), "sensitivity": 1.0, "scale": 2.0},
         claimed_epsilon=0.5, privacy_statistic=_first_coordinate, privacy_runs=40_000,
     ),
+    # The same mechanisms at a sensitivity other than 1: the noise is sigma * N(0, 1) (Laplace(b)) whatever
+    # Delta is, and the claim mu = Delta / sigma (epsilon = Delta / b) scales with it. At Delta = 1 a port
+    # that multiplies its noise by Delta (reads sigma as a noise multiplier) is indistinguishable; here it
+    # draws 0.6 x the noise: replay parts at the first output, the law check (4000 runs) rejects it at
+    # p < 1e-30, and the privacy audit at this worst pair, 10000 runs a side (enough here: measured lower
+    # bounds mu 1.09 > 0.667, epsilon 0.74 > 0.5; the reference's 0.635 and 0.428), flags it.
+    VectorCase(
+        algorithm="core:gaussian_mechanism", name="sensitivity0.6-vector-3d", reference=f"{_M}:gaussian_mechanism",
+        make_kwargs=lambda: {"value": np.array([0.5, -1.0, 2.0]), "sensitivity": 0.6, "sigma": 0.9},
+        seed=12, array_args=("value",), statistic=_first_noise_magnitude(0.5), n_runs=4000,
+        noise_knob=("sigma", 1.0),
+        neighbour=lambda: {"value": np.array([1.1, -1.0, 2.0]), "sensitivity": 0.6, "sigma": 0.9},
+        claimed_mu=0.6 / 0.9, privacy_statistic=_first_coordinate, privacy_runs=10_000,
+    ),
+    VectorCase(
+        algorithm="core:laplace_mechanism", name="sensitivity0.6-vector-3d", reference=f"{_M}:laplace_mechanism",
+        make_kwargs=lambda: {"value": np.array([0.5, -1.0, 2.0]), "sensitivity": 0.6, "scale": 1.2},
+        seed=13, array_args=("value",), statistic=_first_noise_magnitude(0.5), n_runs=4000,
+        noise_knob=("scale", 1.0),
+        neighbour=lambda: {"value": np.array([1.1, -1.0, 2.0]), "sensitivity": 0.6, "scale": 1.2},
+        claimed_epsilon=0.5, privacy_statistic=_first_coordinate, privacy_runs=10_000,
+    ),
     VectorCase(
         algorithm="core:exponential_mechanism", name="five-candidates", reference=f"{_M}:exponential_mechanism",
         make_kwargs=lambda: {"scores": np.array([0.0, 1.0, 2.0, 0.5, 1.5]), "sensitivity": 1.0, "epsilon": 1.0},
@@ -141,6 +163,16 @@ CASES += [
         algorithm="core:exponential_mechanism", name="two-candidates-law", reference=f"{_M}:exponential_mechanism",
         make_kwargs=lambda: {"scores": np.array([0.0, 4.8]), "sensitivity": 1.0, "epsilon": 1.0},
         seed=6, array_args=("scores",), statistic=float, n_runs=4000, noise_knob=("epsilon", -1.0),
+    ),
+    # The monotone form (P(i) ∝ exp(epsilon score_i / Delta), for scores that all move one way between
+    # neighbours) at Delta = 0.8: the same two-point design, the gap 2.4 Delta / epsilon = 1.92 putting the
+    # low candidate's probability near 0.08. A port that ignores ``monotone`` (keeps the general factor 2)
+    # selects it with probability 0.23 instead: the law check rejects it at p ~ 0.
+    VectorCase(
+        algorithm="core:exponential_mechanism", name="monotone-two-candidates-law",
+        reference=f"{_M}:exponential_mechanism",
+        make_kwargs=lambda: {"scores": np.array([0.0, 1.92]), "sensitivity": 0.8, "epsilon": 1.0, "monotone": True},
+        seed=14, array_args=("scores",), statistic=float, n_runs=4000, noise_knob=("epsilon", -1.0),
     ),
 ] + [
     VectorCase(
@@ -219,7 +251,12 @@ CASES += [
         # with the paper's step sizes, so a port may differ only by rounding.
         rtol=1e-12, atol=1e-13,
     )
-    for selection in ("laplace", "gumbel") for calibration in ("paper", "certified")
+    for selection, calibration in (("laplace", "paper"), ("laplace", "certified"), ("gumbel", "paper"),
+                                   ("gumbel", "certified"),
+                                   # the exponential mechanism sampled directly (one uniform a step, inverse
+                                   # CDF): the gumbel law, another use of the stream; certified at the Gumbel
+                                   # selections' scale
+                                   ("exponential", "certified"))
 ]
 
 

@@ -125,11 +125,17 @@ def test_a_building_blocks_survivor_is_checked_through_the_algorithms_that_call_
 
 
 def test_a_survivor_of_its_target_is_checked_through_the_other_entry_points_of_its_file():
-    """core-M13 edits report_noisy_min; its target's cases (core:report_noisy_max) do not run it, the
-    core:report_noisy_min cases do, and replay rejects it there."""
-    r = conform_mutant(MUTANTS["core-M13"], properties=("replay",))
+    """core-M13 edits report_noisy_min. Named with the target core:report_noisy_max (as the catalogue once
+    did), its target's cases do not run it; the core:report_noisy_min cases do, and replay rejects it there."""
+    import dataclasses
+
+    mislabelled = dataclasses.replace(MUTANTS["core-M13"], target="core:report_noisy_max")
+    r = conform_mutant(mislabelled, properties=("replay",))
     assert r.status == "survived" and r.rejected_through == {"core:report_noisy_min": ["replay"]}, r.details
     assert "rejected through core:report_noisy_min by replay" in markdown([r])
+    # under its own target, the one that names the edited function, it is rejected outright
+    r = conform_mutant(MUTANTS["core-M13"], properties=("replay",))
+    assert r.status == "rejected" and r.rejected_by == ["replay"], r.details
 
 
 def test_results_round_trip_through_json(tmp_path):

@@ -143,7 +143,8 @@ MUTANTS = (
         checks=(f"{T_ACC}::test_event_guarantees_per_kind",),
     ),
     Mutant(
-        id="core-M13", target="core:report_noisy_max", bug_class="selection",
+        # the edit is in report_noisy_min (the function Frank-Wolfe selects with), which has its own id
+        id="core-M13", target="core:report_noisy_min", bug_class="selection",
         description="report-noisy-min selects the noisy maximum of the scores (sign of the scores not flipped)",
         file=MECH,
         find="return report_noisy_max(-s, sensitivity",

@@ -50,19 +50,10 @@ STATUSES = ("rejected", "survived", "no-cases", "broken")
 #: checked against the mutant's edit by hand, see docs/conformance.md).
 SURVIVOR_NOTES: dict[str, str] = {
     # -- no effect at the cases' parameters: a factor the cases set to 1, a branch they do not take
-    "core-M07": "no effect at the cases' parameters: every Gaussian case has sensitivity 1 (sigma * Delta = sigma)",
-    "core-M08": "no effect at the cases' parameters: every Laplace case has sensitivity 1 (b * Delta = b)",
-    "core-M10": "no effect at the cases' parameters: no case sets monotone=True",
-    "lasso-M05": "no effect at the cases' parameters: the cases run keep_iterates=False, where the edit returns "
-                 "theta_T",
-    "lasso-M32": "no effect at the cases' parameters: the cases use the default square_lipschitz=False",
-    "lasso-M37": "no effect at the cases' parameters: the cases run keep_iterates=False, where the edit returns "
-                 "theta_T",
     "core-M15": "survives its target (the sampler's cases never run truncated_geometric_pmf, only its CDF); the "
                 "pmf is Algorithm 2's weight 1/p_N, and the cubic Algorithm 2 case (where the correction it "
                 "weighs is not zero) rejects it through saddle_point:Algorithm 2",
     # -- not exercised: the cases never run the edited lines (reported by the line tracer)
-    "lasso-M22": "not exercised: no case uses selection='exponential'",
     # -- the saddle_point cases: the law changes, conform does not see it (measured: 2000 runs a side, the
     #    largest |z| over the output's coordinate means, reference against the mutant; docs/conformance.md)
     "saddle_point-M16": "no effect visible at the case's size (|z| < 1.7 at 500 runs a side on the paper case): the "
@@ -76,6 +67,10 @@ SURVIVOR_NOTES: dict[str, str] = {
 
 #: What a rejection means where it is not what it seems (shown beside the rejecting properties).
 REJECTED_NOTES: dict[str, str] = {
+    "core-M13": "its target was core:report_noisy_max until the catalogue named the edited function, "
+                "report_noisy_min, whose cases reject it",
+    "lasso-M05": "replay only: Algorithm 1 is deterministic (no law); the average of the iterates stays in the "
+                 "ball and is as sparse as theta_T",
     "erm_geometry-M11": "through the Theorem 3.2 case (T = eta = 'theorem-3.2'): G_Q sets T there (4 with the l1 "
                         "ball's width, 2 with the l2 ball's); with T and eta given it changes nothing",
     "erm_geometry-M08": "through the decreasing-eta case only: with a constant eta, eta_t = eta_(t+1)",
