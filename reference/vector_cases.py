@@ -452,31 +452,32 @@ def heavy_tailed_scof(X, eta, T, radius, tau, beta, mode, rng):
     return ht.scof(X, ht.squared_loss_gradients, L2Ball(X.shape[1], radius), eta, T, oracle, rng, mode=mode).w_priv
 
 
-def heavy_tailed_cdp_sco(X, rho, T, eta, radius, tau, beta, c, oracle, mode, calibration, rng, schedule=None, k=None):
+def heavy_tailed_cdp_sco(X, rho, T, eta, radius, tau, beta, c, oracle, mode, calibration, rng, k=None):
     """heavy_tailed Algorithm 2 on l(w, x) = ||w - x||^2 / 2 over the l2 ball of ``radius``; returns w_priv.
 
-    ``schedule="Theorem 5.7"`` (with ``k``, the moment order, and T, eta, tau, beta None): the parameters are
-    Theorem 5.7's for this loss, which is lam = 1 strongly convex and L = 1 smooth
+    ``T = eta = tau = beta = "theorem-5.7"`` (with ``k``, the moment order, the CDPCWME oracle and the strongly
+    convex mode): Theorem 5.7's parameters for this loss, which is lam = 1 strongly convex and L = 1 smooth
     (:func:`reference.algorithms.heavy_tailed.schedule_thm57`, resolved as heavy_tailed-E05: T, eta = 1/(lam + L),
-    tau and CDPCWME's bucket count m), run in the strongly convex mode with the CDPCWME oracle."""
+    tau and CDPCWME's bucket count m)."""
     from .algorithms import heavy_tailed as ht
     from .errors import ParameterError
     from .geometry.sets import L2Ball
 
     X = np.asarray(X, dtype=float)
     m = None
-    if schedule is not None:
-        if schedule != "Theorem 5.7":
-            raise ParameterError("schedule", "None or 'Theorem 5.7'", schedule)
-        if any(v is not None for v in (T, eta, tau, beta)) or (oracle, mode) != ("cwme", "strongly_convex"):
-            raise ParameterError("schedule", "T, eta, tau, beta None and the cwme oracle in the strongly convex "
-                                 "mode (Theorem 5.7 sets them)", (T, eta, tau, beta, oracle, mode))
+    if any(isinstance(v, str) for v in (T, eta, tau, beta)):
+        if any(v != THEOREM_5_7 for v in (T, eta, tau, beta)) or (oracle, mode) != ("cwme", "strongly_convex"):
+            raise ParameterError("T, eta, tau, beta", f"numbers, or all {THEOREM_5_7!r} with the cwme oracle in the "
+                                 "strongly convex mode", (T, eta, tau, beta, oracle, mode))
         if X.ndim != 2:
             raise ParameterError("X", "an (n, d) array", X.shape)
         s = ht.schedule_thm57(X.shape[0], X.shape[1], rho, k, lam=1.0, L=1.0, strict=False)
-        T, eta, tau, m = s.T, s.eta, s.tau, s.m
+        T, eta, tau, beta, m = s.T, s.eta, s.tau, None, s.m
     return ht.cdp_sco(X, ht.squared_loss_gradients, L2Ball(X.shape[1], radius), rho, T, eta, rng, oracle=oracle,
                       tau=tau, beta=beta, c=c, calibration=calibration, mode=mode, m=m).w_priv
+
+
+THEOREM_5_7 = "theorem-5.7"
 
 
 def _ht_data(n: int, d: int, seed: int) -> np.ndarray:
@@ -504,9 +505,9 @@ def _cwme_kwargs(seed: int, calibration: str, **budget) -> dict:
 
 
 def _thm57_kwargs() -> dict:
-    return {"X": _ht_data(240, 2, 66), "rho": 4.0, "T": None, "eta": None, "radius": 5.0, "tau": None, "beta": None,
-            "c": 1.0, "oracle": "cwme", "mode": "strongly_convex", "calibration": "certified",
-            "schedule": "Theorem 5.7", "k": 4.0}
+    return {"X": _ht_data(240, 2, 66), "rho": 4.0, "T": THEOREM_5_7, "eta": THEOREM_5_7, "radius": 5.0,
+            "tau": THEOREM_5_7, "beta": THEOREM_5_7, "c": 1.0, "oracle": "cwme", "mode": "strongly_convex",
+            "calibration": "certified", "k": 4.0}
 
 
 def _thm57_noiseless(kw):
