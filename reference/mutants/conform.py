@@ -54,12 +54,6 @@ SURVIVOR_NOTES: dict[str, str] = {
                 "pmf is Algorithm 2's weight 1/p_N, and the cubic Algorithm 2 case (where the correction it "
                 "weighs is not zero) rejects it through saddle_point:Algorithm 2",
     # -- not exercised: the cases never run the edited lines (reported by the line tracer)
-    # -- the saddle_point cases: the law changes, conform does not see it (measured: 2000 runs a side, the
-    #    largest |z| over the output's coordinate means, reference against the mutant; docs/conformance.md)
-    "saddle_point-M16": "no effect visible at the case's size (|z| < 1.7 at 500 runs a side on the paper case): the "
-                        "selection between k = 2 candidates sharpens, the chosen candidate's law barely moves",
-    "saddle_point-M17": "no effect visible at the case's size (|z| < 1.7 at 500 runs a side on the paper case): the "
-                        "selection between k = 2 candidates sharpens, the chosen candidate's law barely moves",
     # -- equivalent
     "core-M56": "equivalent: side='left' differs from side='right' only when u equals a CDF value exactly",
 }
