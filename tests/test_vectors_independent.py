@@ -321,3 +321,39 @@ def test_heavy_tailed_algorithm_1(name):
         w = _ball_projection(w - eta * _median_of_clipped_means(w - S, kw["tau"], kw["beta"]), r)
         ws.append(w)
     _agrees(v, np.mean(ws, axis=0) if kw["mode"] == "convex" else ws[-1])
+
+
+@pytest.mark.parametrize("name", ["paper-game3x2-n60-T20", "paper-offcentre3x2-n200-T5-K1-eps10"])
+def test_saddle_point_algorithm_1(name):
+    """Algorithm 1 at Proposition 3.3's step eta = eps0 B / (4 L0), eps0 = eps / (2 sqrt(2 N log(1/delta))),
+    N = 2 (K + 1) T vertex draws, B = floor(n / T), L0 = max |A_ij| (the bilinear game's l_inf gradient bound
+    on the simplices); per step the two output vertices, then K vertices of x_t and K of y_t, the batch
+    gradient at their means, x descending and y ascending by the entropic step."""
+    v = _vector("saddle_point:Algorithm 1", name)
+    kw = v["inputs"]
+    atoms, data = np.array(kw["atoms"], dtype=float), np.array(kw["data"]).astype(int)
+    eps, delta, T, K = kw["epsilon"], kw["delta"], kw["T"], kw["K"]
+    _, dx, dy = atoms.shape
+    B = len(data) // T
+    eta = eps / (2 * math.sqrt(2 * 2 * (K + 1) * T * math.log(1 / delta))) * B / (4 * np.abs(atoms).max())
+    draws = Draws(v)
+
+    def vertices(point, k):
+        cdf = np.cumsum(point)
+        return [min(int(np.searchsorted(cdf, u * cdf[-1], side="right")), point.size - 1)
+                for u in draws.take("random", k)]
+
+    def mean(idx, d):
+        return np.bincount(idx, minlength=d) / len(idx)
+
+    x, y, out_x, out_y = np.full(dx, 1 / dx), np.full(dy, 1 / dy), [], []
+    for t in range(T):
+        out_x += vertices(x, 1)
+        out_y += vertices(y, 1)
+        x_hat, y_hat = mean(vertices(x, K), dx), mean(vertices(y, K), dy)
+        A = atoms[data[t * B:(t + 1) * B]].mean(axis=0)
+        x = x * np.exp(-eta * (A @ y_hat))
+        y = y * np.exp(eta * (A.T @ x_hat))
+        x, y = x / x.sum(), y / y.sum()
+    assert draws.done()
+    _agrees(v, np.r_[mean(out_x, dx), mean(out_y, dy)])
