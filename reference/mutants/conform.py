@@ -274,62 +274,11 @@ def _edited_lines(path: Path, mutant: Mutant) -> tuple[set[int], bool]:
     return lines, module_level
 
 
-def exercised(mutant: Mutant, algorithms: list[str] | None = None) -> bool | None:
-    """Do the vector cases run the edited lines? Runs the copy's conform function once on each case of
-    ``algorithms`` (default :func:`conform_ids` and the other ids of the edited file) under a line tracer.
-    ``None`` when the edit is at module level (it runs at import, so tracing the calls cannot tell)."""
-    import numpy as np
-
-    from ..vectors import cases, resolve
-
-    ids = (conform_ids(mutant) + [a for a in _file_ids(mutant) if a not in conform_ids(mutant)]
-           if algorithms is None else list(algorithms))
-    with mutated_package(mutant) as name:
-        copy_file = Path(importlib.import_module(name).__file__).parent / mutant.file.split("/", 1)[1]
-        lines, module_level = _edited_lines(copy_file, mutant)
-        if module_level:
-            return None
-        target, hit = str(copy_file), []
-
-        def tracer(frame, event, arg):
-            if frame.f_code.co_filename != target:
-                return None
-            if event == "line" and frame.f_lineno in lines:
-                hit.append(frame.f_lineno)
-            return tracer
-
-        import warnings
-
-        for algorithm in ids:
-            for case in cases(algorithm):
-                module, _, function = case.reference.partition(":")
-                fn = resolve(f"{name}{module[len(_package_dir().name):]}:{function}")
-                previous = sys.gettrace()
-                sys.settrace(tracer)
-                try:
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        fn(**case.make_kwargs(), rng=np.random.default_rng(case.seed))
-                except Exception:
-                    pass
-                finally:
-                    sys.settrace(previous)
-                if hit:
-                    return True
-    return False
-
-
-#: The properties a building block's mutant is checked for through the algorithms whose cases call the edited
-#: lines (:func:`_caller_ids`): the output checks only (every caller's privacy audit and rate fit would cost
-#: minutes per mutant).
-CALLER_PROPERTIES = ("replay", "law")
-
-
-def _caller_ids(name: str, mutant: Mutant, exclude) -> list[str]:
-    """The conform ids, other than ``exclude``, some case of which runs the edited lines of the copy ``name``
-    (the line tracer of :func:`exercised`, one run per case, stopping at an id's first hit): the algorithms
-    that call a building block, e.g. Algorithm 2 of saddle_point for truncated_geometric_pmf. Empty for an
-    edit at module level (it runs at import)."""
+def _ids_running_the_edit(name: str, mutant: Mutant, algorithms, *, stop_at_first: bool) -> list[str] | None:
+    """The ids among ``algorithms`` some case of which runs the edited lines of the copy ``name``: each case's
+    conform function run once under a line tracer, an id's cases stopping at its first hit (and every id at
+    the first hit with ``stop_at_first``). ``None`` when the edit is at module level (it runs at import, so
+    tracing the calls cannot tell)."""
     import warnings
 
     import numpy as np
@@ -339,7 +288,7 @@ def _caller_ids(name: str, mutant: Mutant, exclude) -> list[str]:
     copy_file = Path(importlib.import_module(name).__file__).parent / mutant.file.split("/", 1)[1]
     lines, module_level = _edited_lines(copy_file, mutant)
     if module_level:
-        return []
+        return None
     target, hit = str(copy_file), []
 
     def tracer(frame, event, arg):
@@ -350,7 +299,7 @@ def _caller_ids(name: str, mutant: Mutant, exclude) -> list[str]:
         return tracer
 
     found = []
-    for algorithm in sorted({c.algorithm for c in cases()} - set(exclude)):
+    for algorithm in algorithms:
         for case in cases(algorithm):
             module, _, function = case.reference.partition(":")
             fn = resolve(f"{name}{module[len(_package_dir().name):]}:{function}")
@@ -368,7 +317,36 @@ def _caller_ids(name: str, mutant: Mutant, exclude) -> list[str]:
                 found.append(algorithm)
                 hit.clear()
                 break
+        if found and stop_at_first:
+            break
     return found
+
+
+def exercised(mutant: Mutant, algorithms: list[str] | None = None) -> bool | None:
+    """Do the vector cases run the edited lines? Runs the copy's conform function once on each case of
+    ``algorithms`` (default :func:`conform_ids` and the other ids of the edited file) under a line tracer.
+    ``None`` when the edit is at module level (it runs at import, so tracing the calls cannot tell)."""
+    ids = (conform_ids(mutant) + [a for a in _file_ids(mutant) if a not in conform_ids(mutant)]
+           if algorithms is None else list(algorithms))
+    with mutated_package(mutant) as name:
+        found = _ids_running_the_edit(name, mutant, ids, stop_at_first=True)
+    return None if found is None else bool(found)
+
+
+#: The properties a building block's mutant is checked for through the algorithms whose cases call the edited
+#: lines (:func:`_caller_ids`): the output checks only (every caller's privacy audit and rate fit would cost
+#: minutes per mutant).
+CALLER_PROPERTIES = ("replay", "law")
+
+
+def _caller_ids(name: str, mutant: Mutant, exclude) -> list[str]:
+    """The conform ids, other than ``exclude``, some case of which runs the edited lines of the copy ``name``
+    (:func:`_ids_running_the_edit`): the algorithms that call a building block, e.g. saddle_point Algorithm 2
+    for truncated_geometric_pmf. Empty for an edit at module level (it runs at import)."""
+    from ..vectors import cases
+
+    others = sorted({c.algorithm for c in cases()} - set(exclude))
+    return _ids_running_the_edit(name, mutant, others, stop_at_first=False) or []
 
 
 def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None, first: bool = False,
