@@ -63,8 +63,7 @@ SURVIVOR_NOTES: dict[str, str] = {
 REJECTED_NOTES: dict[str, str] = {
     "core-M13": "its target was core:report_noisy_max until the catalogue named the edited function, "
                 "report_noisy_min, whose cases reject it",
-    "lasso-M05": "replay only: Algorithm 1 is deterministic (no law); the average of the iterates stays in the "
-                 "ball and is as sparse as theta_T",
+    "core-M10": "law only (the monotone case): replay's one uniform falls where both forms select the same index",
     "erm_geometry-M11": "through the Theorem 3.2 case (T = eta = 'theorem-3.2'): G_Q sets T there (4 with the l1 "
                         "ball's width, 2 with the l2 ball's); with T and eta given it changes nothing",
     "erm_geometry-M08": "through the decreasing-eta case only: with a constant eta, eta_t = eta_(t+1)",
@@ -77,6 +76,8 @@ REJECTED_NOTES: dict[str, str] = {
                         "in the buckets the median keeps)",
     "heavy_tailed-M11": "replay is the check of a deterministic algorithm (the convex-mode case)",
     "online-M16": "replay is the check of a deterministic algorithm (the alpha = 0.6 case)",
+    "lasso-M05": "replay is the check of a deterministic algorithm (the conform function runs the package's default "
+                 "keep_iterates=True; the average of the iterates stays in the ball and is as sparse as theta_T)",
 }
 
 
