@@ -9,9 +9,12 @@
     :class:`reference.privacy.ledger.MechanismEvent` (``kind``, ``sensitivity``, ``norm``,
     ``noise_scale``, ...; attributes or dict keys). Both ledgers are certified by *this package's*
     accountant (:func:`reference.privacy.accounting.certify`) at the case's ``delta`` (1e-6 when the
-    case has none), and the two epsilons must agree to ``ACCOUNTING_RTOL``: a ledger that records half
-    the sensitivity certifies a smaller epsilon than the run spends, and is rejected; a ledger laid out
-    differently that certifies the same privacy passes. The first event where the two ledgers part is
+    case has none) plus the deltas the reference's approximate events consume, and the two epsilons
+    must agree to ``ACCOUNTING_RTOL``: a ledger that records half the sensitivity certifies a smaller
+    epsilon than the run spends, and is rejected; a ledger laid out differently that certifies the same
+    privacy passes; a ledger laid out as the reference's (as many events, of the same kinds) must also
+    record the same values in each (sensitivity, norm, noise scale, epsilon, delta, relation), since
+    what it records is what the candidate reports. The first event where the two ledgers part is
     named in the row.
   * a claim: the result's ``claimed_epsilon`` (the epsilon the paper's statement claims at the run's
     calibration), compared with the reference's to ``ACCOUNTING_RTOL``.
@@ -133,16 +136,22 @@ def accounting_check(case, function: Callable, reference: Callable) -> tuple[str
                        "nor .claimed_epsilon): what it records cannot be checked")
     parts, ok = [], True
     if "events" in got and "events" in ref:
-        delta = _delta(kwargs)
+        # the case's delta on top of what the reference's (eps_i, delta_i) events consume themselves
+        delta = _delta(kwargs) + sum(e.delta for e in ref["events"])
         try:
             eps_got = _certified(got["events"], delta)
         except Exception as exc:
             return "fail", f"its ledger cannot be certified ({type(exc).__name__}: {exc})"
         eps_ref = _certified(ref["events"], delta)
         same = _close(eps_got, eps_ref)
-        ok &= same
         parts.append(f"its ledger certifies epsilon {eps_got:.6g} at delta {delta:g}, the reference's {eps_ref:.6g}"
                      + ("" if same else f" ({_first_difference(got['events'], ref['events'])})"))
+        # the reference's layout (as many events, of the same kinds): each recorded value must be the reference's
+        same_layout = [e.kind for e in got["events"]] == [e.kind for e in ref["events"]]
+        difference = _first_difference(got["events"], ref["events"]) if same_layout else "the same events"
+        if same and difference != "the same events":
+            parts.append(f"its ledger records another value: {difference}")
+        ok &= same and difference == "the same events"
     if "claimed_epsilon" in got and "claimed_epsilon" in ref:
         same = _close(got["claimed_epsilon"], ref["claimed_epsilon"])
         ok &= same

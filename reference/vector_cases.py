@@ -429,6 +429,17 @@ CASES += [
 ]
 
 
+def _decisions_of(result):
+    """The released decisions: the reference returns its result (``.decisions``, ``.ledger``,
+    ``.claimed_epsilon``); a port may return the decisions themselves."""
+    return result.decisions if hasattr(result, "decisions") else result
+
+
+def _w_priv_of(result):
+    """w_priv: the reference returns its result (``.w_priv``, ``.ledger``); a port may return w_priv itself."""
+    return result.w_priv if hasattr(result, "w_priv") else result
+
+
 # ---- heavy_tailed (docs/heavy_tailed.md)
 
 def heavy_tailed_algorithm3(X, tau, beta, rng):
@@ -474,7 +485,7 @@ def heavy_tailed_cdp_sco(X, rho, T, eta, radius, tau, beta, c, oracle, mode, cal
         s = ht.schedule_thm57(X.shape[0], X.shape[1], rho, k, lam=1.0, L=1.0, strict=False)
         T, eta, tau, beta, m = s.T, s.eta, s.tau, None, s.m
     return ht.cdp_sco(X, ht.squared_loss_gradients, L2Ball(X.shape[1], radius), rho, T, eta, rng, oracle=oracle,
-                      tau=tau, beta=beta, c=c, calibration=calibration, mode=mode, m=m).w_priv
+                      tau=tau, beta=beta, c=c, calibration=calibration, mode=mode, m=m)
 
 
 THEOREM_5_7 = "theorem-5.7"
@@ -583,7 +594,7 @@ CASES += [
 ] + [
     VectorCase(
         algorithm="heavy_tailed:Algorithm 2", name=f"{oracle}-{mode}-{calibration}-n240-d2",
-        reference=f"{_VC}:heavy_tailed_cdp_sco",
+        reference=f"{_VC}:heavy_tailed_cdp_sco", output=_w_priv_of,
         make_kwargs=(lambda o=oracle, m=mode, c=calibration: {
             "X": _ht_data(240, 2, 66), "rho": 4.0, "T": 4, "eta": 0.5, "radius": 5.0, "tau": 3.0, "beta": 0.5,
             "c": 1.0, "oracle": o, "mode": m, "calibration": c}),
@@ -599,7 +610,7 @@ CASES += [
     # (the first coordinate: p from 0.006 to 0.69)
     VectorCase(
         algorithm="heavy_tailed:Algorithm 2", name="theorem5.7-k4-certified-n240-d2",
-        reference=f"{_VC}:heavy_tailed_cdp_sco", make_kwargs=_thm57_kwargs, seed=68, array_args=("X",),
+        reference=f"{_VC}:heavy_tailed_cdp_sco", output=_w_priv_of, make_kwargs=_thm57_kwargs, seed=68, array_args=("X",),
         statistic=_distance_to_noiseless(_thm57_noiseless, _thm57_kwargs, norm=2), n_runs=250,
         rtol=1e-10, atol=1e-12,
     ),
@@ -612,23 +623,24 @@ CASES += [
 
 def online_pigd_quadratic(g, a, c, radius, epsilon, delta, L, alpha, x1, calibration, rng):
     """online Algorithm 2 on family (Q) losses f_t = <g_t, x> + (a_t/2)||x - c_t||^2 over the l2 ball of
-    ``radius``; returns the released decisions xhat_1..xhat_T as a (T, d) array."""
+    ``radius``; returns the result: the released decisions xhat_1..xhat_T, a (T, d) array, in ``.decisions``."""
     from .algorithms import online as ol
     from .geometry.sets import L2Ball
 
     g, c = np.asarray(g, dtype=float), np.asarray(c, dtype=float)
     fs = [ol.QuadraticLoss(g[t], float(a[t]), c[t]) for t in range(g.shape[0])]
     return ol.private_igd(fs, L2Ball(g.shape[1], radius), g.shape[0], epsilon, delta, L, alpha, rng,
-                          calibration=calibration, x1=np.asarray(x1, dtype=float)).decisions
+                          calibration=calibration, x1=np.asarray(x1, dtype=float))
 
 
 def online_pqftl(V, y, epsilon, delta, R, alpha, calibration, rng):
-    """online Algorithm 4 on the stream (v_t, y_t) (rows of V, entries of y); returns xhat_1..xhat_T."""
+    """online Algorithm 4 on the stream (v_t, y_t) (rows of V, entries of y); returns the result (xhat_1..xhat_T
+    in ``.decisions``)."""
     from .algorithms import online as ol
 
     V = np.asarray(V, dtype=float)
     fs = [ol.SquaredLoss(V[t], float(y[t]), alpha) for t in range(V.shape[0])]
-    return ol.pqftl(fs, V.shape[0], epsilon, delta, R, alpha, rng, calibration=calibration).decisions
+    return ol.pqftl(fs, V.shape[0], epsilon, delta, R, alpha, rng, calibration=calibration)
 
 
 def online_private_sum(W, R, epsilon, delta, calibration, rng):
@@ -675,7 +687,7 @@ class _round_weighted_distance:  # noqa: N801 - used like a function
 
 CASES += [
     VectorCase(
-        algorithm="online:Algorithm 2", name=f"{calibration}-T12-d2", reference=f"{_VC}:online_pigd_quadratic",
+        algorithm="online:Algorithm 2", name=f"{calibration}-T12-d2", reference=f"{_VC}:online_pigd_quadratic", output=_decisions_of,
         make_kwargs=(lambda cal=calibration: {**_online_quadratic(12, 2, 71), "radius": 1.0, "epsilon": 1.0,
                                               "delta": 1e-3, "L": 2.5, "alpha": 1.0, "x1": np.zeros(2),
                                               "calibration": cal}),
@@ -686,7 +698,7 @@ CASES += [
     # The printed noise at epsilon = 1 saturates the projection (every decision on the sphere), so the
     # law check of the printed calibration runs at epsilon = 2500, where beta / t is about 0.3.
     VectorCase(
-        algorithm="online:Algorithm 2", name="paper-eps2500-T12-d2", reference=f"{_VC}:online_pigd_quadratic",
+        algorithm="online:Algorithm 2", name="paper-eps2500-T12-d2", reference=f"{_VC}:online_pigd_quadratic", output=_decisions_of,
         make_kwargs=lambda: {**_online_quadratic(12, 2, 71), "radius": 1.0, "epsilon": 2500.0, "delta": 1e-3,
                              "L": 2.5, "alpha": 1.0, "x1": np.zeros(2), "calibration": "paper"},
         seed=73, array_args=("g", "a", "c", "x1"),
@@ -698,14 +710,14 @@ CASES += [
     # rejected in 20 of 20 simulated law checks (median p 7e-19), where the plain l1 distance, dominated by
     # the first rounds, rejects it in 13 of 20 at epsilon = 32 (docs/conformance.md)
     VectorCase(
-        algorithm="online:Algorithm 2", name="certified-alpha0.6-L1.7-T12-d2-eps64", reference=f"{_VC}:online_pigd_quadratic",
+        algorithm="online:Algorithm 2", name="certified-alpha0.6-L1.7-T12-d2-eps64", reference=f"{_VC}:online_pigd_quadratic", output=_decisions_of,
         make_kwargs=_pigd_alpha_kwargs, seed=74, array_args=("g", "a", "c", "x1"),
         statistic=_round_weighted_distance(lambda kw: _pigd_noiseless(kw), _pigd_alpha_kwargs), n_runs=1500,
         noise_knob=("epsilon", -0.57),     # the certified beta's local power of epsilon at 64
     ),
 ] + [
     VectorCase(
-        algorithm="online:Algorithm 4", name=f"{calibration}-T10-d2", reference=f"{_VC}:online_pqftl",
+        algorithm="online:Algorithm 4", name=f"{calibration}-T10-d2", reference=f"{_VC}:online_pqftl", output=_decisions_of,
         make_kwargs=(lambda cal=calibration: {"V": np.random.default_rng(72).uniform(-0.7, 0.7, (10, 2)),
                                               "y": np.random.default_rng(73).uniform(-1, 1, 10), "epsilon": 5.0,
                                               "delta": 1e-2, "R": 1.0, "alpha": 1.0, "calibration": cal}),
@@ -718,7 +730,7 @@ CASES += [
     # (sigma ~ R^2) as far below t alpha I as at R = 1, epsilon = 5: at alpha = 0.6, epsilon = 5 the decisions'
     # heavy tails hid 0.77 x the noise (median p 0.005 at 1000 runs); here p < 1e-16
     VectorCase(
-        algorithm="online:Algorithm 4", name="certified-R1.3-T10-d2", reference=f"{_VC}:online_pqftl",
+        algorithm="online:Algorithm 4", name="certified-R1.3-T10-d2", reference=f"{_VC}:online_pqftl", output=_decisions_of,
         make_kwargs=lambda: {"V": np.random.default_rng(76).uniform(-0.7, 0.7, (10, 2)),
                              "y": np.random.default_rng(77).uniform(-1, 1, 10), "epsilon": 10.0, "delta": 1e-2,
                              "R": 1.3, "alpha": 1.0, "calibration": "certified"},

@@ -39,40 +39,52 @@ def _x1(x1):
     return None if x1 is None else np.asarray(x1, dtype=float)
 
 
-# ---- conform functions: private
+# ---- conform functions: private (each returns the reference's result: the decisions, its ``.ledger`` and
+# ``.claimed_epsilon`` for conform's accounting property; a port may return the decisions themselves)
+
+
+def _decisions_of(result):
+    """The released decisions xhat_1..xhat_T, (T, d): the reference's result's ``.decisions`` or a port's array."""
+    return result.decisions if hasattr(result, "decisions") else result
+
+
+def _pol_output(result):
+    """POL's one output xhat (d,): the reference's result's ``.decisions[0]`` or a port's array."""
+    return result.decisions[0] if hasattr(result, "decisions") else result
+
 
 
 def online_pocp_igd(g, a, c, radius, alpha, lam, epsilon, delta, x1, calibration, rng):
     """online Algorithm 1 (POCP) with IGD (eq. (13), eta_t = 1/(alpha t)) as the OCP algorithm A on family
     (Q) losses; ``lam`` is lambda_A of Assumption (1) (public). Per round t < T: x_(t+1) = A(...) on the
-    uncorrupted iterates, xhat_(t+1) = Pi_C(x_(t+1) + (beta / t) standard_normal(d)). Returns (T, d)."""
+    uncorrupted iterates, xhat_(t+1) = Pi_C(x_(t+1) + (beta / t) standard_normal(d)). Returns the result (decisions (T, d))."""
     from .algorithms import online as ol
 
     fs = _quadratic_losses(g, a, c)
     return ol.pocp(fs, _ball(len(g[0]), radius), ol.igd_update(alpha), lam, len(fs), epsilon, delta, rng,
-                   calibration=calibration, x1=_x1(x1), keep_iterates=False).decisions
+                   calibration=calibration, x1=_x1(x1), keep_iterates=False)
 
 
 def online_pgiga_quadratic(g, a, c, radius, epsilon, delta, G, LG, alpha, x1, calibration, rng):
     """online Algorithm 3 (PGIGA) on family (Q) losses: t_q = max(2, ceil(2 L_G^2 / alpha^2)) warm-up points
     (all ``x1``, or t_q uniform draws when it is None), then per round t_q <= t < T the projected gradient
-    step eta_t = 2/(alpha t) and xhat_(t+1) = Pi_C(x_(t+1) + (beta / t) standard_normal(d)). Returns (T, d)."""
+    step eta_t = 2/(alpha t) and xhat_(t+1) = Pi_C(x_(t+1) + (beta / t) standard_normal(d)). Returns the result (decisions (T, d))."""
     from .algorithms import online as ol
 
     fs = _quadratic_losses(g, a, c)
     return ol.private_giga(fs, _ball(len(g[0]), radius), len(fs), epsilon, delta, G, LG, alpha, rng,
-                           calibration=calibration, x1=_x1(x1), keep_iterates=False).decisions
+                           calibration=calibration, x1=_x1(x1), keep_iterates=False)
 
 
 def online_pol_quadratic(g, a, c, radius, epsilon_p, delta, epsilon_g, L, x_star_bound, x1, calibration, rng):
     """online Algorithm 6 (POL) on the data as family (Q) losses l(.; z_t): IGD on l(.; z_t) + (alpha/2)||x||^2,
     alpha = epsilon_g / B^2, over z_1..z_(T-1); the average of x_1..x_T plus one draw
-    beta * standard_normal(d), projected on the ball. Returns xhat (d,)."""
+    beta * standard_normal(d), projected on the ball. Returns the result (xhat (d,) = .decisions[0])."""
     from .algorithms import online as ol
 
     fs = _quadratic_losses(g, a, c)
     return ol.private_offline_learning(fs, _ball(len(g[0]), radius), epsilon_p, delta, epsilon_g, L, x_star_bound,
-                                       rng, calibration=calibration, x1=_x1(x1)).decisions[0]
+                                       rng, calibration=calibration, x1=_x1(x1))
 
 
 # ---- conform functions: the non-private base learners (deterministic; ``rng`` is accepted and not used)
@@ -219,6 +231,7 @@ def _private(algorithm, name, function, make, noiseless, seed, calibration, x1, 
     run where it has power, else n/a with the reason."""
     return VectorCase(
         algorithm=algorithm, name=name + ("-random-x1" if x1 is None else ""), reference=f"{_HERE}:{function}",
+        output=_decisions_of,
         make_kwargs=make, seed=seed, array_args=("g", "a", "c", "x1") if x1 is not None else ("g", "a", "c"),
         statistic=None if law_na or x1 is None else _distance_to(noiseless, make),
         n_runs=1000, noise_knob=knob or _knob(calibration), invariants=(_IN_BALL,),
@@ -245,7 +258,7 @@ CASES: list[VectorCase] = [
 ] + [
     VectorCase(
         algorithm="online:Algorithm 6", name=f"{calibration}-T100-d2" + ("-random-x1" if x1 is None else ""),
-        reference=f"{_HERE}:online_pol_quadratic",
+        reference=f"{_HERE}:online_pol_quadratic", output=_pol_output,
         make_kwargs=(lambda calibration=calibration, x1=x1: _pol_kwargs(calibration, x1)),
         seed=102, array_args=("g", "a", "c", "x1") if x1 is not None else ("g", "a", "c"),
         statistic=(None if x1 is None else
