@@ -195,7 +195,7 @@ CASES += [
         reference=f"{_VC}:saddle_point_bias_reduced",
         make_kwargs=_alg3_moving(calibration, epsilon, delta),
         seed=301, array_args=("atoms", "data"),
-        statistic=_distance_to_saddle(_alg3_moving(calibration, epsilon, delta)), n_runs=1000,
+        statistic=_distance_to_saddle(_alg3_moving(calibration, epsilon, delta)), n_runs=3000,
     )
     for calibration, (epsilon, delta) in _ALG3_MOVING.items()
 ]
@@ -297,7 +297,7 @@ CASES += [
         make_kwargs=_alg5_kwargs(data, epsilon, delta, K, tau, calibration),
         seed=501, array_args=("a", "b"),
         invariants=_ALG5_INVARIANTS + ((_ALG5_ONE_VERTEX,) if calibration == "paper" else ()),
-        statistic=_out0, n_runs=1000,
+        statistic=_out0, n_runs=2000,
     )
     for name, (data, epsilon, delta, K, tau, calibration) in _ALG5_MOVING.items()
 ]
