@@ -155,6 +155,11 @@ def noisy_mirror_descent(X, y, epsilon, delta, T, eta, geometry, calibration, rn
     y = np.asarray(y, dtype=float)
     if X.ndim != 2 or y.shape != (X.shape[0],):
         raise ValueError(f"X must be (n, p) and y (n,); got {X.shape} and {y.shape}")
+    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
+        raise ValueError("X and y must be finite")
+    if np.max(np.linalg.norm(X, axis=1)) > 1.0 + 1e-12 or np.max(np.abs(y)) > 1.0:   # unit rows round
+        raise ValueError("the privacy proof's Lipschitz constant 2 needs every ||x_i||_2 <= 1 and |y_i| <= 1; "
+                         "nothing is clipped")
     n, p = X.shape
     if geometry in ("l1-lq", "l1-lq-paper-constant"):
         step = _LqStep(p, printed=geometry == "l1-lq-paper-constant")

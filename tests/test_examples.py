@@ -57,7 +57,7 @@ def _edited_copy(tmp_path: Path, monkeypatch, target: str, find: str, replace: s
     return f"{name}:{function}"
 
 
-CHEAP = "replay,feasibility,sparsity,zero-noise,finite-shape,determinism"
+CHEAP = "replay,accounting,feasibility,sparsity,zero-noise,finite-shape,determinism,validation"
 
 
 @pytest.mark.parametrize("port", sorted(PORTS))

@@ -34,7 +34,7 @@ def test_every_listed_id_has_at_least_one_vector_case():
     assert with_cases <= set(LISTED), f"cases for ids that list does not show: {with_cases - set(LISTED)}"
 
 
-CHEAP = "replay,feasibility,sparsity,zero-noise,finite-shape,determinism"
+CHEAP = "replay,accounting,feasibility,sparsity,zero-noise,finite-shape,determinism,validation"
 
 
 @pytest.mark.parametrize("ident", LISTED)
