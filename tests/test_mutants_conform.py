@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from reference.mutants import all_mutants
+from reference.vectors import cases
 from reference.mutants.conform import (SURVIVOR_NOTES, conform_ids, conform_mutant, markdown, mutated_package,
                                        observable_mutants, run_conform_matrix)
 
@@ -73,6 +74,19 @@ def test_representative_mutants_are_rejected_with_the_property_named(mutant_id, 
     r = conform_mutant(MUTANTS[mutant_id], properties=properties)
     assert r.status == "rejected" and r.rejected_by == rejected_by, (r.verdicts, r.details, r.detail)
     assert all(r.details[p] for p in rejected_by)
+
+
+@pytest.mark.parametrize("mutant_id, case, said", [
+    ("erm_geometry-M08", "l2-euclidean-certified-eta-decreasing-n60-p5-T8", "max |difference|"),   # eta_t for eta_(t+1)
+    ("erm_geometry-M11", "l1-lq-certified-theorem-3.2-n60-p5", "consumed fewer draws"),   # G_Q of the l2 ball: T 2, not 4
+])
+def test_a_path_case_is_what_rejects_a_mutant_no_other_case_sees(mutant_id, case, said):
+    """A constant eta hides the step index, and given T and eta hide G_Q: only the case on that path fails."""
+    r = conform_mutant(MUTANTS[mutant_id], properties=("replay",), through=False)
+    assert r.rejected_by == ["replay"], (r.verdicts, r.details, r.detail)
+    assert f"{case}: {said}" in r.details["replay"]
+    others = [c.name for c in cases("erm_geometry:Algorithm 1") if c.name != case]
+    assert not any(f"{name}:" in r.details["replay"] for name in others), r.details["replay"]
 
 
 def test_half_gaussian_noise_is_rejected_by_the_privacy_audit_of_the_black_box():

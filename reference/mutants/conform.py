@@ -64,10 +64,10 @@ REJECTED_NOTES: dict[str, str] = {
     "core-M13": "its target was core:report_noisy_max until the catalogue named the edited function, "
                 "report_noisy_min, whose cases reject it",
     "core-M10": "law only (the monotone case): replay's one uniform falls where both forms select the same index",
-    "erm_geometry-M11": "through the Theorem 3.2 case (T = eta = 'theorem-3.2'): G_Q sets T there (4 with the l1 "
-                        "ball's width, 2 with the l2 ball's); with T and eta given it changes nothing",
-    "erm_geometry-M08": "through the decreasing-eta case only: with a constant eta, eta_t = eta_(t+1)",
-    "erm_geometry-M16": "through the decreasing-eta case only: with a constant eta, eta_t = eta_(t+1)",
+    "erm_geometry-M11": "on the Theorem 3.2 case only (T = eta = 'theorem-3.2'): G_Q sets T there (4 with the l1 "
+                        "ball's width, 2 with the l2 ball's); where T and eta are given it changes nothing",
+    "erm_geometry-M08": "on the decreasing-eta case only: with a constant eta, eta_t = eta_(t+1)",
+    "erm_geometry-M16": "on the decreasing-eta case only: with a constant eta, eta_t = eta_(t+1)",
     # deterministic targets: they draw nothing, so replay is the exact output comparison any black box gets too
     # (their law check is n/a); the black-box run of the matrix, without replay, cannot reject them
     "heavy_tailed-M01": "replay is the check of a deterministic algorithm (the n300-d3-tau0.5 case: the clip binds "
