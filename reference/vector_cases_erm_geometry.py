@@ -345,6 +345,21 @@ CASES: list[VectorCase] = [
     for selection, calibration, step in (("laplace", "paper", "paper"), ("laplace", "certified", "2/(t+2)"),
                                          ("gumbel", "certified", "2/(t+2)"), ("exponential", "certified", "2/(t+2)"))
 ] + [
+    # A replay case at epsilon = 1, where the noise decides every selection, the first one included: at
+    # epsilon = 8 the noisy first selection is the exact argmin on the case's seeds, so an implementation
+    # that skips the noise at t = 1 (erm_geometry-M27) replays them exactly
+    VectorCase(
+        algorithm="erm_geometry:Algorithm 4", name="laplace-certified-2_(t+2)-n300-p12-T8-eps1",
+        reference=f"{_HERE}:private_frank_wolfe_l1_squared_loss", output=_theta_of,
+        make_kwargs=lambda: {**_alg4_kwargs("laplace", "certified", "2/(t+2)"), "epsilon": 1.0},
+        seed=85, array_args=("X", "y"), noise_knob=("epsilon", -1.0), rtol=1e-12, atol=1e-13,
+        invariants=(_FEASIBLE, _SPARSE_FW),
+        not_applicable={"law": "replay case (the epsilon = 8 cases carry the law check; at 1 the noise swamps the "
+                               "scores and the law barely depends on its scale)",
+                        "privacy": _AUDITED, "zero-noise": "no noise argument in the case's inputs",
+                        "rate": "not declared (Theorem 5.5's rate is the lasso's, measured on lasso:Algorithm 2)"},
+    ),
+] + [
     # ---- Algorithm 5: per step one standard_normal(p) draw (times sigma), then the ball's exact LMO;
     # on the l1 ball theta_1 = LMO(1, ..., 1) is a vertex: at most T = 8 nonzeros of p = 12
     VectorCase(
