@@ -207,7 +207,7 @@ def _cmd_mutants_conform(args: argparse.Namespace) -> int:
         mutants = [m for m in mutants if m.id in set(args.id)]
     if args.fast:
         mutants = [m for m in mutants if m.fast]
-    skipped = [m for m in mutants if not mc.conform_ids(m)]
+    skipped = [m for m in mutants if not mc.is_conform_target(m)]
     mutants = [m for m in mutants if m not in skipped]
     if skipped:
         print(f"{len(skipped)} mutants left out: their targets have no vector cases "

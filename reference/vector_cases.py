@@ -317,6 +317,10 @@ _MIRROR_PATHS = {
     # the boundary and a constant 1.83 x larger barely moves the output law: KS p 0.44 at 150 runs, 3e-36 here)
     "l1-lq-paper-constant-certified-n60-p5-T8": ("l1-lq-paper-constant", {"eta": 0.05}),
     "l1-lq-certified-theorem-3.2-n60-p5": ("l1-lq", {"T": THEOREM_3_2, "eta": THEOREM_3_2}),
+    # the l2 ball's Gaussian width G_Q = E||g||_2 = 2.13 (p = 5) enters T = 42 at epsilon = 4; its upper bound
+    # sqrt(p) = 2.24 gives T = 39 (at epsilon = 1 both give T = 2: the floor hides the width)
+    "l2-euclidean-certified-theorem-3.2-eps4-n60-p5": ("l2-euclidean", {"T": THEOREM_3_2, "eta": THEOREM_3_2,
+                                                                        "epsilon": 4.0}),
 }
 
 

@@ -229,3 +229,15 @@ def test_law_check_levels_merge_only_rounding_differences():
     assert test == "chi-square homogeneity" and p_value < 1e-6
     same, _ = two_sample_p_value(ours, ours * (1 + 4e-16))
     assert same == 1.0
+
+
+@pytest.mark.deep      # the line tracer runs every vector case once: about 30 s
+def test_shared_code_is_checked_through_the_algorithms_whose_cases_run_it():
+    """core-M36 edits a mirror map in reference/geometry (no vector cases of its own): the erm_geometry
+    Algorithm 1 cases run it, and replay rejects it there; core-M45 (the Huber loss) is run by no case,
+    and says so."""
+    r = conform_mutant(MUTANTS["core-M36"], properties=("replay",))
+    assert r.status == "rejected" and r.rejected_by == ["replay"], r.details
+    assert "erm_geometry:Algorithm 1" in r.algorithm
+    r = conform_mutant(MUTANTS["core-M45"], properties=("replay",))
+    assert r.status == "no-cases" and "no algorithm's vector case runs" in r.detail

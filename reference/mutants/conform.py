@@ -125,9 +125,32 @@ NO_CONFORM_TARGET: dict[str, str] = {
                                        "(the suite's kill matrix and tox -e crosscheck check the accountant)",
     "reference/privacy/pld.py": "an edit of the accountant's PLD composition (the suite's kill matrix and "
                                 "tox -e crosscheck check it)",
+    "reference/privacy/bounded_range.py": "an edit of the accountant's bounded-range composition (the suite's kill "
+                                          "matrix checks it)",
     "heavy_tailed:Theorem 1.4": "a lower-bound construction (Theorem 1.4): no algorithm a port implements",
     "heavy_tailed:Lemma 6.3": "a lower-bound construction (Lemma 6.3): no algorithm a port implements",
+    "core:audit": "an edit of the audit harness (python -m reference audit), not of an algorithm: the suite's "
+                  "kill matrix checks it",
+    "online:Theorem 10": "an edit of an audit case (reference/audit), not of an algorithm: the suite's kill matrix "
+                         "checks it",
+    "core:replay": "an edit of conform's own replay machinery (ReplayRng, the vectors), the judge rather than a "
+                   "candidate: the suite's kill matrix checks it",
 }
+
+#: Shared code with no vector cases of its own (the sets, mirror maps and losses the algorithms call): its
+#: mutants are checked through the algorithms whose cases run the edited lines (:func:`_caller_ids`), for
+#: :data:`CALLER_PROPERTIES`, as a port of those algorithms with the same slip would be.
+SHARED_TARGETS = ("core:geometry", "core:losses")
+
+
+SHARED_UNUSED = ("shared library code that no algorithm's vector case runs (e.g. the box set, the Huber loss, the "
+                 "generic mirror-map chooser; or a module-level edit the line tracer cannot place): no port of a "
+                 "listed algorithm, as its cases run it, contains the edit; the suite's kill matrix checks it")
+
+
+def is_conform_target(mutant: Mutant) -> bool:
+    """Can conform be asked about the mutant: its target has cases, or it is shared code the cases call."""
+    return bool(conform_ids(mutant)) or (mutant.target in SHARED_TARGETS and not no_conform_target(mutant))
 
 
 def no_conform_target(mutant: Mutant) -> str:
@@ -374,18 +397,28 @@ def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None,
 
     properties = tuple(PROPERTIES if properties is None else properties)
     ids = conform_ids(mutant) if algorithms is None else list(algorithms)
-    if not ids:
+    shared = not ids and algorithms is None and is_conform_target(mutant)
+    if not ids and not shared:
         return ConformMutantResult(mutant, "no-cases",
                                    detail=no_conform_target(mutant) or f"no vector cases run {mutant.target}")
     start = time.perf_counter()
     result = ConformMutantResult(mutant, "survived", algorithm=", ".join(ids))
     try:
         with _time_limit(timeout), mutated_package(mutant) as name:
+            if shared:       # shared code: its conform ids are the algorithms whose cases run the edit
+                ids = _caller_ids(name, mutant, set())
+                if not ids:
+                    return ConformMutantResult(mutant, "no-cases", detail=SHARED_UNUSED)
+                result.algorithm = ", ".join(ids)
+                properties = tuple(p for p in properties if p in CALLER_PROPERTIES)
+                first = True
             for algorithm in ids:
+                if shared and result.rejected_by:
+                    break    # one caller that rejects it is enough (each caller's law check costs seconds)
                 for prop in _check_as(name, algorithm, properties, first, deep, result.verdicts, result.details):
                     if prop not in result.rejected_by:
                         result.rejected_by.append(prop)
-            if not result.rejected_by and through and algorithms is None:
+            if not result.rejected_by and through and algorithms is None and not shared:
                 file_ids = [a for a in _file_ids(mutant) if a not in ids]
                 for algorithm in file_ids:
                     seen: dict = {}
@@ -419,7 +452,7 @@ def observable_mutants(paper: str | None = None) -> list[Mutant]:
     """The catalogued mutants conform can be asked about (their target has vector cases)."""
     from . import all_mutants
 
-    return [m for m in all_mutants(paper) if conform_ids(m)]
+    return [m for m in all_mutants(paper) if is_conform_target(m)]
 
 
 def run_conform_matrix(mutants: list[Mutant], *, first: bool = False, timeout: float = 900.0,
