@@ -92,7 +92,9 @@ def _l1_ball(kw):
 _KNOBS = {   # (algorithm id or its prefix, case-name prefix) -> knob
     ("saddle_point:", ""): ("epsilon", -1.0),        # the step eta is proportional to epsilon: sampling noise ~ 1/eta
     ("heavy_tailed:CDPCWME", ""): ("rho", -0.5), ("heavy_tailed:DPCWME", ""): ("epsilon", -1.0),
-    ("heavy_tailed:Algorithm 4", ""): ("rho", -0.5), ("heavy_tailed:Algorithm 2", ""): ("rho", -0.5),
+    ("heavy_tailed:Algorithm 4", ""): ("rho", -0.5),
+    # not the Theorem 5.7 case: there rho also sets tau (and with it the clip and the sensitivity)
+    ("heavy_tailed:Algorithm 2", "cwme-"): ("rho", -0.5), ("heavy_tailed:Algorithm 2", "nsme-"): ("rho", -0.5),
     ("online:Algorithm 2", "paper"): ("epsilon", -0.5), ("online:Algorithm 2", "certified"): ("epsilon", -0.8),
     ("online:Algorithm 4", "paper"): ("epsilon", -0.5), ("online:Algorithm 4", "certified"): ("epsilon", -0.75),
     ("online:Algorithm 5", "paper"): ("epsilon", -0.5), ("online:Algorithm 5", "certified"): ("epsilon", -0.84),

@@ -31,5 +31,5 @@ def test_vectors_flag_cdpcwme_with_half_the_noise():
 def test_vectors_flag_algorithm2_with_half_the_noise():
     case = next(c for c in cases("heavy_tailed:Algorithm 2") if c.name.startswith("cwme-convex"))
     assert not replay(run_case(case), case, cdp_sco_half_noise)[0]
-    ok, _, detail = distribution_check(case, cdp_sco_half_noise)
+    ok, _, detail = distribution_check(case, cdp_sco_half_noise, n_runs=250)   # the case's 1000 are for 0.8 x
     assert not ok, detail
