@@ -367,26 +367,33 @@ def saddle_point_matrix_game(atoms, data, epsilon, delta, T, K, calibration, rng
                                    eta=eta, calibration=calibration, keep_iterates=False)
 
 
+def _x_of(result):
+    """x: the reference returns its result (``.x``); a port may return x itself."""
+    return result.x if hasattr(result, "x") else result
+
+
 def _saddle_xy(result):
     """(x, y) stacked: the reference returns its result (``.x``, ``.y``); a port may return the stack itself."""
     return np.r_[result.x, result.y] if hasattr(result, "y") else result
 
 
 def saddle_point_bias_reduced(atoms, data, epsilon, delta, B, calibration, rng):
-    """saddle_point Algorithm 3 (with Algorithm 2) on the bilinear game; returns (x, y) stacked."""
+    """saddle_point Algorithm 3 (with Algorithm 2) on the bilinear game; returns the result ((x, y) stacked by
+    :func:`_saddle_xy`; its ``.ledger`` and ``.claimed_epsilon``; a port may return the stack itself)."""
     from .algorithms import saddle_point as sp
 
     res = sp.private_smd_bias_reduced(sp.QuadraticSaddle(atoms, _records(data)), epsilon, delta, rng, B=B,
                                       calibration=calibration, keep_iterates=False)
-    return np.r_[res.x, res.y]
+    return res
 
 
 def saddle_point_sco(a, b, epsilon, delta, K, tau, calibration, rng):
-    """saddle_point Algorithm 5 on (1/2)(<a_i, x> - b_i)^2 over the simplex; returns the K-vertex output."""
+    """saddle_point Algorithm 5 on (1/2)(<a_i, x> - b_i)^2 over the simplex; returns the result (the K-vertex
+    output in ``.x``, read by :func:`_x_of`; ``.ledger``, ``.claimed_epsilon``; a port may return x itself)."""
     from .algorithms import saddle_point as sp
 
     return sp.private_sco_anytime(sp.SimplexLeastSquares(a, b), epsilon, delta, rng, K=K, tau=tau,
-                                  calibration=calibration, keep_iterates=False).x
+                                  calibration=calibration, keep_iterates=False)
 
 
 def _game_kwargs(n: int) -> dict:
@@ -419,18 +426,23 @@ CASES += [
 ] + [
     VectorCase(
         algorithm="saddle_point:Algorithm 3", name="paper-game3x2-n256-B2",
-        reference=f"{_VC}:saddle_point_bias_reduced",
+        reference=f"{_VC}:saddle_point_bias_reduced", output=_saddle_xy,
         make_kwargs=lambda: {**_game_kwargs(256), "epsilon": 4.0, "delta": 1e-3, "B": 2, "calibration": "paper"},
         seed=52, array_args=("atoms", "data"), statistic=lambda out: float(np.asarray(out)[0]), n_runs=300,
     ),
     VectorCase(
-        algorithm="saddle_point:Algorithm 5", name="paper-d4-n80-K3-tau5", reference=f"{_VC}:saddle_point_sco",
+        algorithm="saddle_point:Algorithm 5", name="paper-d4-n80-K3-tau5", reference=f"{_VC}:saddle_point_sco", output=_x_of,
         make_kwargs=lambda: {"a": np.random.default_rng(43).uniform(-1, 1, (80, 4)),
                              "b": np.random.default_rng(44).uniform(-1, 1, 80), "epsilon": 2.0, "delta": 1e-3,
                              "K": 3, "tau": 5, "calibration": "paper"},
         seed=53, array_args=("a", "b"), statistic=lambda out: float(np.asarray(out)[0]), n_runs=300,
     ),
 ]
+
+
+def _estimate_of(result):
+    """The estimate: the reference returns its result (``.estimate``, ``.ledger``); a port may return the array."""
+    return result.estimate if hasattr(result, "estimate") else result
 
 
 def _decisions_of(result):
@@ -610,7 +622,7 @@ CASES += [
     VectorCase(
         algorithm="heavy_tailed:CDPCWME", name=f"{calibration}-n200-d2", reference=f"{_HT}:cdpcwme",
         make_kwargs=(lambda c=calibration: _cwme_kwargs(63, c, rho=2.0)),
-        seed=62, array_args=("X",), output=lambda r: r.estimate, n_runs=1000,
+        seed=62, array_args=("X",), output=_estimate_of, n_runs=1000,
         statistic=_distance_to_noiseless(_cwme_noiseless, lambda c=calibration: _cwme_kwargs(63, c, rho=2.0)),
     )
     for calibration in ("paper", "certified")
@@ -618,7 +630,7 @@ CASES += [
     VectorCase(
         algorithm="heavy_tailed:DPCWME", name=f"{calibration}-n200-d2", reference=f"{_HT}:dpcwme",
         make_kwargs=(lambda c=calibration: _cwme_kwargs(64, c, epsilon=2.0)),
-        seed=63, array_args=("X",), output=lambda r: r.estimate, n_runs=1000,
+        seed=63, array_args=("X",), output=_estimate_of, n_runs=1000,
         statistic=_distance_to_noiseless(_cwme_noiseless, lambda c=calibration: _cwme_kwargs(64, c, epsilon=2.0)),
     )
     for calibration in ("paper", "certified")
@@ -628,7 +640,7 @@ CASES += [
         make_kwargs=(lambda c=calibration: _nsme_kwargs(c)),
         # the l1 distance from lines 3-6's mean (line 7's noise): 0.8 x the noise rejected in 1.00 of resampled
         # law checks at 1000 runs (the first coordinate at 600 runs: 0.01; docs/conformance.md)
-        seed=64, array_args=("X",), output=lambda r: r.estimate, n_runs=1000,
+        seed=64, array_args=("X",), output=_estimate_of, n_runs=1000,
         statistic=_distance_to_noiseless(lambda kw: _nsme_mean(kw["X"], kw["tau"], kw["c"]),
                                          lambda c=calibration: _nsme_kwargs(c)),
         rtol=1e-10, atol=1e-12,     # psi_c: closed form / quadrature, a port agrees to rounding

@@ -49,6 +49,20 @@ class CubicSaddle:
         return gx + 0.5 * self.c * x ** 2, gy - 0.5 * self.c * y ** 2
 
 
+def _x(result):
+    """Algorithm 5's output from its conform function (reference.vector_cases._x_of)."""
+    from .vector_cases import _x_of
+
+    return _x_of(result)
+
+
+def _xy(result):
+    """(x, y) stacked from a saddle_point conform function's result (reference.vector_cases._saddle_xy)."""
+    from .vector_cases import _saddle_xy
+
+    return _saddle_xy(result)
+
+
 def saddle_point_bias_reduced_gradient(atoms, data, x, y, N, batch, M, rng, cubic=0.0):
     """saddle_point Algorithm 2 at (x, y) with level N (0 <= N <= M, drawn by the caller in Algorithm 3) and
     the record indices ``batch``: 1 + 1 + 2^(N+1) + 2^(N+1) vertex draws (x~0, y~0, then x's and y's
@@ -66,13 +80,14 @@ def saddle_point_bias_reduced_gradient(atoms, data, x, y, N, batch, M, rng, cubi
 def saddle_point_boosted(atoms, data, epsilon, delta, beta, B, fw_T, k, k_prime, calibration, rng):
     """saddle_point Algorithm 4 (boosting) on the bilinear game: k candidates from Algorithm 3 on disjoint
     parts, k' private Frank-Wolfe runs (``fw_T`` steps, Laplace report-noisy-min over the simplex's vertices)
-    per maximisation, held-out scores, the exponential mechanism's choice. Returns (x, y) of the chosen
-    candidate, stacked."""
+    per maximisation, held-out scores, the exponential mechanism's choice. Returns the result: (x, y) of the
+    chosen candidate, stacked by the cases' output (:func:`_xy`), and its ``.claimed_epsilon`` (a port may
+    return the stack itself)."""
     from .algorithms import saddle_point as sp
 
     res = sp.private_boosted_saddle_point(sp.QuadraticSaddle(atoms, _records(data)), epsilon, delta, rng, beta=beta,
                                           B=B, fw_T=fw_T, k=k, k_prime=k_prime, calibration=calibration)
-    return np.r_[res.x, res.y]
+    return res
 
 
 def _game(n: int, seed: int) -> dict:
@@ -125,7 +140,7 @@ CASES: list[VectorCase] = [
 ] + [
     VectorCase(
         algorithm="saddle_point:Algorithm 4", name=f"{calibration}-game3x2-n240-B2-k2",
-        reference=f"{_HERE}:saddle_point_boosted",
+        reference=f"{_HERE}:saddle_point_boosted", output=_xy,
         make_kwargs=(lambda calibration=calibration: {**_game(240, 112), "epsilon": 4.0, "delta": 1e-3, "beta": 0.25,
                                                       "B": 2, "fw_T": 4, "k": 2, "k_prime": 1,
                                                       "calibration": calibration}),
@@ -192,7 +207,7 @@ _ALG3_MOVING = {"paper": (184.0, 1e-10), "certified": (30.0, 1e-6)}
 CASES += [
     VectorCase(
         algorithm="saddle_point:Algorithm 3", name=f"{calibration}-grouped2x2-n512-B4-eps{epsilon:g}",
-        reference=f"{_VC}:saddle_point_bias_reduced",
+        reference=f"{_VC}:saddle_point_bias_reduced", output=_xy,
         make_kwargs=_alg3_moving(calibration, epsilon, delta),
         seed=301, array_args=("atoms", "data"),
         statistic=_distance_to_saddle(_alg3_moving(calibration, epsilon, delta)), n_runs=3000,
@@ -218,13 +233,6 @@ def _offcentre_game(n: int, seed: int) -> dict:
     base = np.array([[0.8, -0.6], [-0.4, 0.7], [0.3, 0.2]])
     atoms = np.clip(base[None] + gen.uniform(-0.2, 0.2, (3, 3, 2)), -1.0, 1.0)
     return {"atoms": atoms, "data": gen.integers(0, 3, size=n)}
-
-
-def _xy(result):
-    """(x, y) stacked from Algorithm 1's conform function (reference.vector_cases._saddle_xy)."""
-    from .vector_cases import _saddle_xy
-
-    return _saddle_xy(result)
 
 
 def _alg1_offcentre_kwargs() -> dict:
@@ -293,7 +301,7 @@ def _alg5_kwargs(data, epsilon, delta, K, tau, calibration):
 
 CASES += [
     VectorCase(
-        algorithm="saddle_point:Algorithm 5", name=name, reference=f"{_VC}:saddle_point_sco",
+        algorithm="saddle_point:Algorithm 5", name=name, reference=f"{_VC}:saddle_point_sco", output=_x,
         make_kwargs=_alg5_kwargs(data, epsilon, delta, K, tau, calibration),
         seed=501, array_args=("a", "b"),
         invariants=_ALG5_INVARIANTS + ((_ALG5_ONE_VERTEX,) if calibration == "paper" else ()),
@@ -327,7 +335,7 @@ def _alg4_soft_kwargs() -> dict:
 CASES += [
     VectorCase(
         algorithm="saddle_point:Algorithm 4", name="paper-game3x2-n192-B1-k4-eps0.3",
-        reference=f"{_HERE}:saddle_point_boosted", make_kwargs=_alg4_soft_kwargs,
+        reference=f"{_HERE}:saddle_point_boosted", output=_xy, make_kwargs=_alg4_soft_kwargs,
         seed=401, array_args=("atoms", "data"), rtol=1e-12, atol=1e-13, noise_knob=("epsilon", -1.0),
         statistic=_distance_to_saddle(_alg4_soft_kwargs), n_runs=2000,
         invariants=(Feasible(lambda kw: _simplex(3), part=lambda out: np.asarray(out)[:3], what="the simplex (x)"),
