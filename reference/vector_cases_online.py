@@ -270,6 +270,20 @@ CASES: list[VectorCase] = [
     )
     for calibration, x1 in (("paper", np.zeros(2)), ("certified", np.zeros(2)), ("certified", None))
 ] + [
+    # epsilon_p = 400: the output noise (about 0.002) is below the gap between the average of x_1..x_T and
+    # the last iterate, so a port that releases the last iterate (online-M12) moves the law of the
+    # distance from the noiseless average; at epsilon_p = 4 the noise (0.2) hides it
+    VectorCase(
+        algorithm="online:Algorithm 6", name="certified-T100-d2-eps400",
+        reference=f"{_HERE}:online_pol_quadratic", output=_pol_output,
+        make_kwargs=lambda: {**_pol_kwargs("certified", np.zeros(2)), "epsilon_p": 400.0},
+        seed=104, array_args=("g", "a", "c", "x1"),
+        statistic=_distance_to(_pol_noiseless, lambda: {**_pol_kwargs("certified", np.zeros(2)), "epsilon_p": 400.0}),
+        n_runs=1000, noise_knob=("epsilon_p", -0.8),
+        invariants=(Feasible(lambda kw: _ball(len(kw["g"][0]), kw["radius"]), what="the l2 ball (line 14)"),),
+        not_applicable={**_PRIVATE_NA, "rate": "not declared (Theorems 11-12 are checked on the reference)"},
+    ),
+] + [
     # ---- deterministic base learners: no draws, exact up to rounding
     VectorCase(
         algorithm="online:eq. (13)", name="T15-d3", reference=f"{_HERE}:online_igd_quadratic",
