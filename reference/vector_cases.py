@@ -257,6 +257,18 @@ CASES += [
                                    # CDF): the gumbel law, another use of the stream; certified at the Gumbel
                                    # selections' scale
                                    ("exponential", "certified"))
+] + [
+    # epsilon = 50: the selection noise is small against the score gaps, so theta_T sits near Algorithm 1's
+    # noiseless theta_T and a port that steps with mu_(t+1) = 2/(t+3) where line 5 says mu_t (lasso-M16) moves
+    # the distance's law; at epsilon = 1 the noise hides the step
+    VectorCase(
+        algorithm="lasso:Algorithm 2", name="laplace-certified-n400-p6-T12-eps50", reference=_LASSO,
+        make_kwargs=lambda: {**_lasso_kwargs("laplace", "certified"), "epsilon": 50.0},
+        seed=14, array_args=("X", "y"), output=_theta_of, noise_knob=("epsilon", -1.0),
+        statistic=_distance_to_noiseless(_lasso_noiseless,
+                                         lambda: {**_lasso_kwargs("laplace", "certified"), "epsilon": 50.0}, norm=2),
+        n_runs=2000, rtol=1e-12, atol=1e-13,
+    ),
 ]
 
 
