@@ -91,47 +91,37 @@ class _first_noise_magnitude:  # noqa: N801 - used like a function
         return abs(float(np.asarray(out)[0]) - self.value0)
 
 
+def _additive_case(mechanism: str, name: str, sensitivity: float, noise: float, seed: int,
+                   privacy_runs: int) -> VectorCase:
+    """A case of the Gaussian (``noise`` = sigma) or Laplace (``noise`` = b) mechanism on the value (0.5, -1, 2).
+    Its worst pair moves the first coordinate by the whole sensitivity; the claim is mu = Delta / sigma
+    (Gaussian, mu-GDP) or epsilon = Delta / b (Laplace). The law check reads the first coordinate's noise size."""
+    knob = "sigma" if mechanism == "gaussian" else "scale"
+
+    def inputs(first: float = 0.5) -> dict:
+        return {"value": np.array([first, -1.0, 2.0]), "sensitivity": sensitivity, knob: noise}
+
+    claim = {"claimed_mu": sensitivity / noise} if mechanism == "gaussian" else {"claimed_epsilon": sensitivity / noise}
+    return VectorCase(
+        algorithm=f"core:{mechanism}_mechanism", name=name, reference=f"{_M}:{mechanism}_mechanism",
+        make_kwargs=inputs, seed=seed, array_args=("value",), statistic=_first_noise_magnitude(0.5), n_runs=4000,
+        noise_knob=(knob, 1.0), neighbour=lambda: inputs(first=0.5 + sensitivity),
+        privacy_statistic=_first_coordinate, privacy_runs=privacy_runs, **claim,
+    )
+
+
 CASES: list[VectorCase] = [
-    VectorCase(
-        algorithm="core:gaussian_mechanism", name="vector-3d", reference=f"{_M}:gaussian_mechanism",
-        make_kwargs=lambda: {"value": np.array([0.5, -1.0, 2.0]), "sensitivity": 1.0, "sigma": 1.5},
-        seed=1, array_args=("value",), statistic=_first_noise_magnitude(0.5), n_runs=4000,
-        noise_knob=("sigma", 1.0),
-        # the worst pair: the first coordinate moves by the whole l2 sensitivity; mu = 1 / 1.5
-        neighbour=lambda: {"value": np.array([1.5, -1.0, 2.0]), "sensitivity": 1.0, "sigma": 1.5},
-        claimed_mu=1.0 / 1.5, privacy_statistic=_first_coordinate, privacy_runs=40_000,
-    ),
-    VectorCase(
-        algorithm="core:laplace_mechanism", name="vector-3d", reference=f"{_M}:laplace_mechanism",
-        make_kwargs=lambda: {"value": np.array([0.5, -1.0, 2.0]), "sensitivity": 1.0, "scale": 2.0},
-        seed=2, array_args=("value",), statistic=_first_noise_magnitude(0.5), n_runs=4000,
-        noise_knob=("scale", 1.0),
-        # the worst pair: the first coordinate moves by the whole l1 sensitivity; epsilon = 1 / 2
-        neighbour=lambda: {"value": np.array([1.5, -1.0, 2.0]), "sensitivity": 1.0, "scale": 2.0},
-        claimed_epsilon=0.5, privacy_statistic=_first_coordinate, privacy_runs=40_000,
-    ),
+    # the worst pair: the first coordinate moves by the whole l2 (l1) sensitivity; mu = 1 / 1.5, epsilon = 1 / 2
+    _additive_case("gaussian", "vector-3d", sensitivity=1.0, noise=1.5, seed=1, privacy_runs=40_000),
+    _additive_case("laplace", "vector-3d", sensitivity=1.0, noise=2.0, seed=2, privacy_runs=40_000),
     # The same mechanisms at a sensitivity other than 1: the noise is sigma * N(0, 1) (Laplace(b)) whatever
     # Delta is, and the claim mu = Delta / sigma (epsilon = Delta / b) scales with it. At Delta = 1 a port
     # that multiplies its noise by Delta (reads sigma as a noise multiplier) is indistinguishable; here it
     # draws 0.6 x the noise: replay parts at the first output, the law check (4000 runs) rejects it at
     # p < 1e-30, and the privacy audit at this worst pair, 10000 runs a side (enough here: measured lower
     # bounds mu 1.09 > 0.667, epsilon 0.74 > 0.5; the reference's 0.635 and 0.428), flags it.
-    VectorCase(
-        algorithm="core:gaussian_mechanism", name="sensitivity0.6-vector-3d", reference=f"{_M}:gaussian_mechanism",
-        make_kwargs=lambda: {"value": np.array([0.5, -1.0, 2.0]), "sensitivity": 0.6, "sigma": 0.9},
-        seed=12, array_args=("value",), statistic=_first_noise_magnitude(0.5), n_runs=4000,
-        noise_knob=("sigma", 1.0),
-        neighbour=lambda: {"value": np.array([1.1, -1.0, 2.0]), "sensitivity": 0.6, "sigma": 0.9},
-        claimed_mu=0.6 / 0.9, privacy_statistic=_first_coordinate, privacy_runs=10_000,
-    ),
-    VectorCase(
-        algorithm="core:laplace_mechanism", name="sensitivity0.6-vector-3d", reference=f"{_M}:laplace_mechanism",
-        make_kwargs=lambda: {"value": np.array([0.5, -1.0, 2.0]), "sensitivity": 0.6, "scale": 1.2},
-        seed=13, array_args=("value",), statistic=_first_noise_magnitude(0.5), n_runs=4000,
-        noise_knob=("scale", 1.0),
-        neighbour=lambda: {"value": np.array([1.1, -1.0, 2.0]), "sensitivity": 0.6, "scale": 1.2},
-        claimed_epsilon=0.5, privacy_statistic=_first_coordinate, privacy_runs=10_000,
-    ),
+    _additive_case("gaussian", "sensitivity0.6-vector-3d", sensitivity=0.6, noise=0.9, seed=12, privacy_runs=10_000),
+    _additive_case("laplace", "sensitivity0.6-vector-3d", sensitivity=0.6, noise=1.2, seed=13, privacy_runs=10_000),
     VectorCase(
         algorithm="core:exponential_mechanism", name="five-candidates", reference=f"{_M}:exponential_mechanism",
         make_kwargs=lambda: {"scores": np.array([0.0, 1.0, 2.0, 0.5, 1.5]), "sensitivity": 1.0, "epsilon": 1.0},
