@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .vector_statistics import DistanceTo
 from .vectors import VectorCase
 
 
@@ -175,21 +176,6 @@ CASES += [
 ]
 
 
-class _distance_to_noiseless:  # noqa: N801 - used like a function
-    """sum |output - noiseless output|: the size of the noise that reached the output. The law check's
-    statistic where the noiseless output is known: it sees a wrong noise scale directly, where one
-    signed coordinate mixes both tails and barely moves (measured: 0.8 x the noise of CDPCWME is
-    rejected in 15% of repeats at 1000 runs on the first coordinate, in 100% on this; docs/conformance.md)."""
-
-    def __init__(self, noiseless, make_kwargs, norm: float = 1):
-        self.noiseless, self.make_kwargs, self.norm, self._value = noiseless, make_kwargs, norm, None
-
-    def __call__(self, out) -> float:
-        if self._value is None:
-            self._value = np.asarray(self.noiseless(self.make_kwargs()), dtype=float)
-        return float(np.linalg.norm(np.ravel(np.asarray(out, dtype=float) - self._value), ord=self.norm))
-
-
 def _lasso_data(n: int, p: int, seed: int) -> dict:
     """A small LASSO instance inside the paper's domain (|X_ij| <= 1, |y_i| <= 1), fixed by seed."""
     gen = np.random.default_rng(seed)
@@ -234,7 +220,7 @@ CASES += [
         seed=11, array_args=("X", "y"), output=_theta_of, noise_knob=("epsilon", -1.0),
         # the l2 distance from Algorithm 1's noiseless theta_T, 2000 runs a side: 0.8 x the noise rejected in
         # 0.99 to 1.00 of repeats (theta_1 at 400 runs: 0.12 to 0.31; docs/conformance.md)
-        statistic=_distance_to_noiseless(_lasso_noiseless, lambda s=selection, c=calibration: _lasso_kwargs(s, c),
+        statistic=DistanceTo(_lasso_noiseless, lambda s=selection, c=calibration: _lasso_kwargs(s, c),
                                          norm=2),
         n_runs=2000,
         # The selections are exact; theta is a convex combination of the selected vertices
@@ -255,7 +241,7 @@ CASES += [
         algorithm="lasso:Algorithm 2", name="laplace-certified-n400-p6-T12-eps50", reference=_LASSO,
         make_kwargs=lambda: {**_lasso_kwargs("laplace", "certified"), "epsilon": 50.0},
         seed=14, array_args=("X", "y"), output=_theta_of, noise_knob=("epsilon", -1.0),
-        statistic=_distance_to_noiseless(_lasso_noiseless,
+        statistic=DistanceTo(_lasso_noiseless,
                                          lambda: {**_lasso_kwargs("laplace", "certified"), "epsilon": 50.0}, norm=2),
         n_runs=2000, rtol=1e-12, atol=1e-13,
     ),
@@ -293,7 +279,7 @@ CASES += [
         # rejected in 1.00 of repeats at 400 runs for the certified noise, 0.985 for the printed one (l1-lq),
         # which runs 800 (theta_1, the statistic before: 0.01, and the printed noise swamped it;
         # docs/conformance.md).
-        statistic=_distance_to_noiseless(_mirror_noiseless, lambda g=geometry, c=calibration: _mirror_kwargs(g, c),
+        statistic=DistanceTo(_mirror_noiseless, lambda g=geometry, c=calibration: _mirror_kwargs(g, c),
                                          norm=2),
         n_runs=400 if calibration == "certified" else 800,
         # the l_q mirror step solves for a multiplier by a root find: a port agrees to rounding
@@ -339,7 +325,7 @@ CASES += [
         seed=32, array_args=("X", "y") + (("eta",) if np.ndim(_MIRROR_PATHS[name][1].get("eta", 0.0)) else ()),
         # Theorem 3.2's T grows with epsilon: no knob scales only the noise there
         noise_knob=None if "theorem" in name else ("epsilon", -1.0),
-        statistic=_distance_to_noiseless(_mirror_noiseless, lambda name=name: _mirror_path_kwargs(name), norm=2),
+        statistic=DistanceTo(_mirror_noiseless, lambda name=name: _mirror_path_kwargs(name), norm=2),
         n_runs=400, rtol=1e-9, atol=1e-12,
     )
     for name in _MIRROR_PATHS
@@ -625,7 +611,7 @@ CASES += [
         algorithm="heavy_tailed:CDPCWME", name=f"{calibration}-n200-d2", reference=f"{_HT}:cdpcwme",
         make_kwargs=(lambda c=calibration: _cwme_kwargs(63, c, rho=2.0)),
         seed=62, array_args=("X",), output=_estimate_of, n_runs=1000,
-        statistic=_distance_to_noiseless(_cwme_noiseless, lambda c=calibration: _cwme_kwargs(63, c, rho=2.0)),
+        statistic=DistanceTo(_cwme_noiseless, lambda c=calibration: _cwme_kwargs(63, c, rho=2.0)),
     )
     for calibration in ("paper", "certified")
 ] + [
@@ -633,7 +619,7 @@ CASES += [
         algorithm="heavy_tailed:DPCWME", name=f"{calibration}-n200-d2", reference=f"{_HT}:dpcwme",
         make_kwargs=(lambda c=calibration: _cwme_kwargs(64, c, epsilon=2.0)),
         seed=63, array_args=("X",), output=_estimate_of, n_runs=1000,
-        statistic=_distance_to_noiseless(_cwme_noiseless, lambda c=calibration: _cwme_kwargs(64, c, epsilon=2.0)),
+        statistic=DistanceTo(_cwme_noiseless, lambda c=calibration: _cwme_kwargs(64, c, epsilon=2.0)),
     )
     for calibration in ("paper", "certified")
 ] + [
@@ -643,7 +629,7 @@ CASES += [
         # the l1 distance from lines 3-6's mean (line 7's noise): 0.8 x the noise rejected in 1.00 of resampled
         # law checks at 1000 runs (the first coordinate at 600 runs: 0.01; docs/conformance.md)
         seed=64, array_args=("X",), output=_estimate_of, n_runs=1000,
-        statistic=_distance_to_noiseless(lambda kw: _nsme_mean(kw["X"], kw["tau"], kw["c"]),
+        statistic=DistanceTo(lambda kw: _nsme_mean(kw["X"], kw["tau"], kw["c"]),
                                          lambda c=calibration: _nsme_kwargs(c)),
         rtol=1e-10, atol=1e-12,     # psi_c: closed form / quadrature, a port agrees to rounding
     )
@@ -656,7 +642,7 @@ CASES += [
         # the l2 distance from the noiseless run: 0.8 x the noise rejected in 1.00 of resampled law checks at
         # 1000 runs (the first coordinate at 250 runs: 0.0025 to 0.0125; docs/conformance.md)
         seed=65, array_args=("X",), n_runs=1000, rtol=1e-10, atol=1e-12,
-        statistic=_distance_to_noiseless(_sco_noiseless, lambda o=oracle, m=mode, c=calibration: _sco_kwargs(o, m, c),
+        statistic=DistanceTo(_sco_noiseless, lambda o=oracle, m=mode, c=calibration: _sco_kwargs(o, m, c),
                                          norm=2),
     )
     for oracle, mode, calibration in (("cwme", "convex", "certified"), ("cwme", "strongly_convex", "paper"),
@@ -671,7 +657,7 @@ CASES += [
     VectorCase(
         algorithm="heavy_tailed:Algorithm 2", name="theorem5.7-k4-certified-n240-d2",
         reference=f"{_VC}:heavy_tailed_cdp_sco", output=_w_priv_of, make_kwargs=_thm57_kwargs, seed=68, array_args=("X",),
-        statistic=_distance_to_noiseless(_thm57_noiseless, _thm57_kwargs, norm=2), n_runs=250,
+        statistic=DistanceTo(_thm57_noiseless, _thm57_kwargs, norm=2), n_runs=250,
         rtol=1e-10, atol=1e-12,
     ),
 ]

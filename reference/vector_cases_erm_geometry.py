@@ -12,12 +12,14 @@ says, per algorithm, what is replayed and in which order.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 from .errors import ParameterError
 from .properties import Feasible, Sparse, ZeroNoise
+from .vector_statistics import DistanceTo, EmpiricalLoss
 from .vectors import VectorCase
 
 _HERE = "reference.vector_cases_erm_geometry"
@@ -161,25 +163,14 @@ def _theta_of(result):
     return result.theta if hasattr(result, "theta") else result
 
 
+# L(theta; D) = (1/n) sum_i 1/2 (<x_i, theta> - y_i)^2 (eq. (22)) at the output: noisier selections give a worse
+# objective, so its law moves with the noise scale (measured: the law check rejects the reference at 0.8 x its
+# noise in 9 or 10 of 10 repeats on the Algorithm 4 and 5 cases; theta[0] did in 0 of 10)
+_EmpiricalLoss = functools.partial(EmpiricalLoss, scale=0.5)
+
+
 def _first(out) -> float:
     return float(np.asarray(out)[0])
-
-
-class _EmpiricalLoss:  # noqa: N801 - used like a function
-    """L(theta; D) = (1/n) sum_i 1/2 (<x_i, theta> - y_i)^2 at the output: noisier selections give a worse
-    objective, so its law moves with the noise scale (measured: the law check rejects the reference at
-    0.8 x its noise in 9 or 10 of 10 repeats on the Algorithm 4 and 5 cases; theta[0] did in 0 of 10)."""
-
-    def __init__(self, make_kwargs):
-        self.make_kwargs, self.data = make_kwargs, None
-
-    def __call__(self, out) -> float:
-        if self.data is None:
-            kw = self.make_kwargs()
-            self.data = np.asarray(kw["X"], dtype=float), np.asarray(kw["y"], dtype=float)
-        X, y = self.data
-        r = X @ np.asarray(out, dtype=float) - y
-        return float(0.5 * np.mean(r * r))
 
 
 def _op_tolerance(n: int, epsilon: float) -> float:
@@ -209,19 +200,6 @@ _FEASIBLE = Feasible(_set_of, what="the unit ball of the case's geometry")
 def _oracle_noiseless(kw):
     """Section 3.3's loop with Sigma = 0: mirror descent on the exact gradients."""
     return mirror_descent_noisy_oracle(**{**kw, "noise_cov": 0.0}, rng=np.random.default_rng(0))
-
-
-class _distance_to:  # noqa: N801 - used like a function
-    """||output - noiseless(kwargs)||_1: the size of the noise that reached the output; its law scales with
-    the noise, so a law check on it sees a wrong noise scale directly."""
-
-    def __init__(self, noiseless, make_kwargs):
-        self.noiseless, self.make_kwargs, self._value = noiseless, make_kwargs, None
-
-    def __call__(self, out) -> float:
-        if self._value is None:
-            self._value = np.asarray(self.noiseless(self.make_kwargs()), dtype=float)
-        return float(np.sum(np.abs(np.asarray(out, dtype=float) - self._value)))
 
 
 def _op_kwargs(geometry, calibration, epsilon=1.0):
@@ -276,7 +254,7 @@ CASES: list[VectorCase] = [
         reference=f"{_HERE}:mirror_descent_noisy_oracle",
         make_kwargs=(lambda geometry=geometry, cov=cov: _mirror_kwargs(geometry, cov)),
         seed=80, array_args=("X", "y", "noise_cov"),
-        statistic=_distance_to(_oracle_noiseless, lambda geometry=geometry, cov=cov: _mirror_kwargs(geometry, cov)),
+        statistic=DistanceTo(_oracle_noiseless, lambda geometry=geometry, cov=cov: _mirror_kwargs(geometry, cov)),
         n_runs=400, noise_knob=("noise_cov", 0.5),
         # the symmetric square root (eigendecomposition) and, for l1-lq, the mirror step's root find:
         # a port agrees to rounding
@@ -296,7 +274,7 @@ CASES: list[VectorCase] = [
         reference=f"{_HERE}:mirror_descent_noisy_oracle",
         make_kwargs=lambda: _mirror_kwargs("l2-euclidean", 0.25, _DECREASING_ETA),
         seed=85, array_args=("X", "y", "noise_cov", "eta"),
-        statistic=_distance_to(_oracle_noiseless, lambda: _mirror_kwargs("l2-euclidean", 0.25, _DECREASING_ETA)),
+        statistic=DistanceTo(_oracle_noiseless, lambda: _mirror_kwargs("l2-euclidean", 0.25, _DECREASING_ETA)),
         n_runs=400, noise_knob=("noise_cov", 0.5), rtol=1e-9, atol=1e-12,
         invariants=(_FEASIBLE, ZeroNoise({"noise_cov": 0.0}, _oracle_noiseless, rtol=1e-9, atol=1e-12,
                                          what="mirror descent on exact gradients")),
@@ -333,7 +311,7 @@ CASES: list[VectorCase] = [
         reference=f"{_HERE}:objective_perturbation_squared_loss", output=_theta_of,
         make_kwargs=lambda: _op_kwargs("l2", "certified", 16.0),
         seed=86, array_args=("X", "y"), n_runs=300,
-        statistic=_distance_to(_op_noiseless, lambda: _op_kwargs("l2", "certified", 16.0)),
+        statistic=DistanceTo(_op_noiseless, lambda: _op_kwargs("l2", "certified", 16.0)),
         noise_knob=("epsilon", -0.785),
         rtol=0.0, atol=_op_tolerance(60, 16.0),
         invariants=(_FEASIBLE,),

@@ -12,6 +12,7 @@ import numpy as np
 
 from .errors import AssumptionViolation, ParameterError
 from .properties import Feasible, Sparse
+from .vector_statistics import DistanceTo, EmpiricalLoss
 from .vectors import VectorCase
 
 _HERE = "reference.vector_cases_lasso"
@@ -101,38 +102,15 @@ def _theta(result):
     return result.theta
 
 
-class _LassoLoss:  # noqa: N801 - used like a function
-    """eq. (2) at the output: noisier selections give a worse objective, so its law moves with the noise."""
+def _cor27_noiseless(kw):
+    """Algorithm 1's theta_T with Theorem 2.5's T (the case's epsilon and Gamma): the noiseless run the
+    Corollary 2.7 cases' law statistic measures the distance from (eq. (2) at the output)."""
+    from .algorithms import lasso
 
-    def __init__(self, make_kwargs):
-        self.make_kwargs, self.data = make_kwargs, None
-
-    def __call__(self, theta) -> float:
-        if self.data is None:
-            kw = self.make_kwargs()
-            self.data = np.asarray(kw["X"], dtype=float), np.asarray(kw["y"], dtype=float)
-        X, y = self.data
-        r = X @ np.asarray(theta, dtype=float) - y
-        return float(np.mean(r * r))
-
-
-class _DistanceFromFrankWolfe:  # noqa: N801 - used like a function
-    """||theta_T - Algorithm 1's theta_T||_2 with Theorem 2.5's T (the case's epsilon and Gamma): how far the
-    noisy selections moved the output from the noiseless run (the statistic of lasso:Algorithm 2's cases)."""
-
-    def __init__(self, make_kwargs):
-        self.make_kwargs, self.noiseless = make_kwargs, None
-
-    def __call__(self, theta) -> float:
-        if self.noiseless is None:
-            from .algorithms import lasso
-
-            kw = self.make_kwargs()
-            X, y = np.asarray(kw["X"], dtype=float), np.asarray(kw["y"], dtype=float)
-            gamma = "paper" if kw["calibration"] == "paper" else "exact"
-            T = lasso.horizon(X.shape[0], kw["epsilon"], kw["radius"], gamma=gamma)
-            self.noiseless = lasso.frank_wolfe_lasso(X, y, T, radius=kw["radius"]).theta
-        return float(np.linalg.norm(np.asarray(theta, dtype=float) - self.noiseless))
+    X, y = np.asarray(kw["X"], dtype=float), np.asarray(kw["y"], dtype=float)
+    gamma = "paper" if kw["calibration"] == "paper" else "exact"
+    T = lasso.horizon(X.shape[0], kw["epsilon"], kw["radius"], gamma=gamma)
+    return lasso.frank_wolfe_lasso(X, y, T, radius=kw["radius"]).theta
 
 
 def _cor27_kwargs(selection, calibration):
@@ -196,8 +174,8 @@ CASES: list[VectorCase] = [
         # 1.00, 0.92, 1.00 of resampled law checks at 1000 runs, 1.00 at 2000 (theta[0] had no measured power)
         noise_knob=("delta", _COR27_KNOB[selection, calibration]),
         seed=91, array_args=("X", "y"), output=_theta, n_runs=2000,
-        statistic=_DistanceFromFrankWolfe(lambda selection=selection, calibration=calibration:
-                                          _cor27_kwargs(selection, calibration)),
+        statistic=DistanceTo(_cor27_noiseless, lambda selection=selection, calibration=calibration:
+                             _cor27_kwargs(selection, calibration), norm=2),
         rtol=1e-12, atol=1e-13,
         invariants=(Feasible(_l1_ball, what="the l1 ball of radius c"),),
         not_applicable={"privacy": _AUDITED, "sparsity": _TRIVIAL_SPARSITY,
@@ -213,7 +191,7 @@ CASES: list[VectorCase] = [
         # sigma ~ 1/epsilon as printed; the accountant's certified sigma goes like epsilon^-0.9 here
         seed=92, array_args=("X", "y"), n_runs=400,
         statistic=(None if calibration == "paper" else
-                   _LassoLoss(lambda geometry=geometry, calibration=calibration: _thm26_kwargs(geometry, calibration))),
+                   EmpiricalLoss(lambda geometry=geometry, calibration=calibration: _thm26_kwargs(geometry, calibration))),
         noise_knob=("epsilon", -1.0 if calibration == "paper" else -0.9),
         rtol=1e-12, atol=1e-13,
         invariants=(Feasible(_ball, what="the ball of the case's geometry and radius"),),
@@ -236,7 +214,7 @@ CASES: list[VectorCase] = [
         reference=f"{_HERE}:lasso_private_frank_wolfe_general",
         make_kwargs=lambda: _thm26_kwargs("l2", "paper-squared", epsilon=8.0),
         seed=94, array_args=("X", "y"), n_runs=400,
-        statistic=_LassoLoss(lambda: _thm26_kwargs("l2", "paper-squared", epsilon=8.0)),
+        statistic=EmpiricalLoss(lambda: _thm26_kwargs("l2", "paper-squared", epsilon=8.0)),
         noise_knob=("epsilon", -1.0), rtol=1e-12, atol=1e-13,
         invariants=(Feasible(_ball, what="the l2 ball of the given radius"),),
         not_applicable={"privacy": _AUDITED, "sparsity": "the l2 ball's vertices are dense",

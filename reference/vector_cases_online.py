@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .properties import Feasible, Holds
-from .vector_cases_erm_geometry import _distance_to
+from .vector_statistics import DistanceTo
 from .vectors import VectorCase
 
 _HERE = "reference.vector_cases_online"
@@ -233,7 +233,7 @@ def _private(algorithm, name, function, make, noiseless, seed, calibration, x1, 
         algorithm=algorithm, name=name + ("-random-x1" if x1 is None else ""), reference=f"{_HERE}:{function}",
         output=_decisions_of,
         make_kwargs=make, seed=seed, array_args=("g", "a", "c", "x1") if x1 is not None else ("g", "a", "c"),
-        statistic=None if law_na or x1 is None else _distance_to(noiseless, make),
+        statistic=None if law_na or x1 is None else DistanceTo(noiseless, make),
         n_runs=1000, noise_knob=knob or _knob(calibration), invariants=(_IN_BALL,),
         not_applicable={**_PRIVATE_NA, **({"law": law_na or _RANDOM_START} if law_na or x1 is None else {})},
     )
@@ -262,7 +262,7 @@ CASES: list[VectorCase] = [
         make_kwargs=(lambda calibration=calibration, x1=x1: _pol_kwargs(calibration, x1)),
         seed=102, array_args=("g", "a", "c", "x1") if x1 is not None else ("g", "a", "c"),
         statistic=(None if x1 is None else
-                   _distance_to(_pol_noiseless, lambda calibration=calibration, x1=x1: _pol_kwargs(calibration, x1))),
+                   DistanceTo(_pol_noiseless, lambda calibration=calibration, x1=x1: _pol_kwargs(calibration, x1))),
         n_runs=1000, noise_knob=("epsilon_p", -0.8),
         invariants=(Feasible(lambda kw: _ball(len(kw["g"][0]), kw["radius"]), what="the l2 ball (line 14)"),),
         not_applicable={**_PRIVATE_NA, "rate": "not declared (Theorems 11-12 are checked on the reference)",
@@ -278,7 +278,7 @@ CASES: list[VectorCase] = [
         reference=f"{_HERE}:online_pol_quadratic", output=_pol_output,
         make_kwargs=lambda: {**_pol_kwargs("certified", np.zeros(2)), "epsilon_p": 400.0},
         seed=104, array_args=("g", "a", "c", "x1"),
-        statistic=_distance_to(_pol_noiseless, lambda: {**_pol_kwargs("certified", np.zeros(2)), "epsilon_p": 400.0}),
+        statistic=DistanceTo(_pol_noiseless, lambda: {**_pol_kwargs("certified", np.zeros(2)), "epsilon_p": 400.0}),
         n_runs=1000, noise_knob=("epsilon_p", -0.8),
         invariants=(Feasible(lambda kw: _ball(len(kw["g"][0]), kw["radius"]), what="the l2 ball (line 14)"),),
         not_applicable={**_PRIVATE_NA, "rate": "not declared (Theorems 11-12 are checked on the reference)"},

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .properties import Feasible, Holds, Sparse
+from .vector_statistics import DistanceTo
 from .vectors import VectorCase
 
 _HERE = "reference.vector_cases_saddle_point"
@@ -193,9 +194,7 @@ def _game_saddle(kw) -> np.ndarray:
 def _distance_to_saddle(make_kwargs):
     """||(x, y) - (x*, y*)||_1, the output's distance from the game's saddle point: the law statistic over all
     coordinates of both players (a wrong step, sign or data read moves it; x[0] alone misses y)."""
-    from .vector_cases_erm_geometry import _distance_to
-
-    return _distance_to(_game_saddle, make_kwargs)
+    return DistanceTo(_game_saddle, make_kwargs)
 
 
 def _first_of_each(out) -> float:

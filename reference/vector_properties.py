@@ -15,7 +15,8 @@ from dataclasses import replace as _replace
 import numpy as np
 
 from .properties import Feasible, Holds, Rate, Sparse, ZeroNoise
-from .vector_cases import _cwme_noiseless, _distance_to_noiseless, _lasso_noiseless, _mirror_noiseless
+from .vector_cases import _cwme_noiseless, _lasso_noiseless, _mirror_noiseless
+from .vector_statistics import DistanceTo
 from .vectors import VectorCase
 
 _NO_SET = "the output is unconstrained (a point of R^d)"
@@ -348,7 +349,7 @@ def _online_properties(case):
                 "law does not depend on the noise scale (0.8 x the noise rejected in 0 of 200 repeats at 1000 "
                 "runs); the law is checked on paper-eps2500-T12-d2")
         else:   # 0.8 x the noise rejected in 0.9975 of repeats at 1500 runs (certified; 0.955 at 1000)
-            props.update(statistic=_distance_to_noiseless(_pigd_noiseless, case.make_kwargs),
+            props.update(statistic=DistanceTo(_pigd_noiseless, case.make_kwargs),
                          n_runs=1500 if case.name.startswith("certified") else 1000)
         if case.name == "certified-T12-d2":
             props["rate"] = Rate(_pigd_rate_kwargs("certified"), _online_regret,
@@ -375,7 +376,7 @@ def _online_properties(case):
                                          rtol=1e-12, atol=1e-12, what="the exact prefix sums"),),
                 "not_applicable": {"privacy": no_pair, "feasibility": "prefix sums are unconstrained",
                                    "sparsity": _NO_SPARSITY, "rate": "a counter: no convergence claim"},
-                "statistic": _distance_to_noiseless(lambda kw: np.cumsum(np.asarray(kw["W"], dtype=float), axis=0),
+                "statistic": DistanceTo(lambda kw: np.cumsum(np.asarray(kw["W"], dtype=float), axis=0),
                                                     case.make_kwargs), "n_runs": 1000}
     return {}
 
