@@ -31,6 +31,7 @@ def _quiet_paper_calibration():
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r"private_lasso\(calibration='paper'\)")
+        warnings.filterwarnings("ignore", message=r"objective_perturbation\(calibration='paper'\)")
         yield
 
 
@@ -105,6 +106,10 @@ def test_a_ledger_only_mutant_is_invisible_to_the_outputs_and_rejected_by_accoun
     r = conform_mutant(MUTANTS["core-M62"], properties=("accounting",), through=False)
     assert r.status == "rejected" and r.rejected_by == ["accounting"], r.details
     assert "sensitivity = 0.5 where the reference records 1.0" in r.details["accounting"]
+    # erm_geometry-M21 records sensitivity L/n in objective perturbation's (epsilon, delta) event: the
+    # certificate does not use it, the ledger laid out as the reference's still reports a wrong value
+    r = conform_mutant(MUTANTS["erm_geometry-M21"], properties=("accounting",), through=False)
+    assert r.status == "rejected" and "its ledger records another value" in r.details["accounting"], r.details
 
 
 def test_an_input_check_removed_is_rejected_by_validation():
