@@ -1,4 +1,5 @@
-"""Mutants of the oracle harness (reference/rng.py, reference/vectors.py, reference/conformance.py).
+"""Mutants of the oracle harness (reference/rng.py, reference/vectors.py, reference/conformance.py,
+reference/conformance_checks.py).
 
 Ids core-M300 and up, so they never clash with the building blocks' catalogue.
 """
@@ -23,5 +24,25 @@ MUTANTS = (
         find="    if not rng.exhausted:\n        return False, \"consumed fewer draws than the reference\"",
         replace="    if False:\n        return False, \"consumed fewer draws than the reference\"",
         checks=("tests/test_conformance.py",),
+    ),
+    Mutant(
+        id="core-M302", target="core:conform", bug_class="data-use",
+        description="the accounting property compares only the certificates: a ledger that records a wrong value "
+                    "the certificate does not use (a sensitivity in an (epsilon, delta) event) passes",
+        file="reference/conformance_checks.py",
+        find="        ok &= same and not (same_layout and difference)",
+        replace="        ok &= same",
+        checks=("tests/test_mutants_conform.py::"
+                "test_a_ledger_only_mutant_is_invisible_to_the_outputs_and_rejected_by_accounting",),
+    ),
+    Mutant(
+        id="core-M303", target="core:conform", bug_class="data-use",
+        description="the validation property passes a candidate that returns an output (clipped or NaN) where it "
+                    "must refuse the input",
+        file="reference/conformance_checks.py",
+        find='    return "fail", (f"accepts {refusal.what}: returned "',
+        replace='    return "pass", (f"accepts {refusal.what}: returned "',
+        checks=("tests/test_conformance_properties.py::"
+                "test_validation_fails_a_port_that_clips_or_returns_nan_and_passes_one_that_refuses",),
     ),
 )

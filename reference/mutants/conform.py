@@ -133,6 +133,8 @@ NO_CONFORM_TARGET: dict[str, str] = {
                   "kill matrix checks it",
     "online:Theorem 10": "an edit of an audit case (reference/audit), not of an algorithm: the suite's kill matrix "
                          "checks it",
+    "core:conform": "an edit of conform's own property checks (the judge, not a candidate): the suite's kill "
+                    "matrix checks it",
     "core:replay": "an edit of conform's own replay machinery (ReplayRng, the vectors), the judge rather than a "
                    "candidate: the suite's kill matrix checks it",
 }
