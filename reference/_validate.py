@@ -60,7 +60,7 @@ def check_probability(value: object, name: str, open_interval: bool = True) -> f
     value = _real(value, name)
     ok = 0 < value < 1 if open_interval else 0 <= value <= 1
     if not ok:
-        raise ParameterError(name, "0 < p < 1" if open_interval else "0 <= p <= 1", value)
+        raise ParameterError(name, f"0 < {name} < 1" if open_interval else f"0 <= {name} <= 1", value)
     return value
 
 

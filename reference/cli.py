@@ -15,6 +15,11 @@ from . import claims as registry
 LIST_WIDTH = 120
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 mutant``, ``2 mutants``."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def list_entries() -> list[dict]:
     """Every registered algorithm and building block: id, name, the function, and what conform calls.
 
@@ -100,12 +105,16 @@ def _cmd_claims(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    import textwrap
+
     checked = sum(r["status"] == "checked" for r in rows)
-    for r in rows:
+    for r in rows:                          # 120 columns: the id and kind, then the statement and tests below
         mark = "x" if r["status"] == "checked" else " "
-        print(f"[{mark}] {r['id']:<52} {r['kind']:<12} {r['statement']}")
+        print(f"[{mark}] {r['id']}  ({r['kind']})")
+        print(textwrap.fill(r["statement"], LIST_WIDTH, initial_indent="      ", subsequent_indent="      "))
         for node in r["tests"]:
-            print(f"      {node}")
+            print(textwrap.fill(node, LIST_WIDTH, initial_indent="      - ", subsequent_indent="          ",
+                                break_on_hyphens=False, break_long_words=True))
     print(f"\n{checked} of {len(rows)} claims checked by a test")
     return 0
 
@@ -129,6 +138,8 @@ def _cmd_trace(args: argparse.Namespace) -> int:
     if stale:
         print(f"stale traceability pages (run: python -m reference trace --write): {stale}", file=sys.stderr)
         return 1
+    if args.check:
+        print(f"traceability pages current (docs/<paper>.md): {', '.join(papers)}")
     return 0
 
 
@@ -172,11 +183,12 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     if not mutants:
         print(f"error: no mutants registered{' for paper ' + args.paper if args.paper else ''}", file=sys.stderr)
         return 2
-    print(f"running {len(mutants)} mutants, {args.workers or 'all'} at a time ...", file=sys.stderr)
+    print(f"running {_count(len(mutants), 'mutant')}, {args.workers or 'all'} at a time ...", file=sys.stderr)
     results = run_matrix(mutants, workers=args.workers, timeout=args.timeout,
                          progress=lambda r: print(f"  {r.mutant.id:<20} {r.status:<10} {r.seconds:6.1f} s",
                                                   file=sys.stderr))
-    print(matrix_table(results))
+    to_stdout = args.json == "-"
+    print(matrix_table(results), file=sys.stderr if to_stdout else sys.stdout)
     if args.json:
         write_json(results, args.json)
     if args.markdown:
@@ -210,21 +222,25 @@ def _cmd_mutants_conform(args: argparse.Namespace) -> int:
     skipped = [m for m in mutants if not mc.is_conform_target(m)]
     mutants = [m for m in mutants if m not in skipped]
     if skipped:
-        print(f"{len(skipped)} mutants left out: their targets have no vector cases "
+        print(f"{_count(len(skipped), 'mutant')} left out: their targets have no vector cases "
               f"({', '.join(sorted({m.target for m in skipped}))})", file=sys.stderr)
     if not mutants:
         print("error: no mutant whose target has vector cases", file=sys.stderr)
         return 2
-    print(f"conform on {len(mutants)} mutants, {args.workers or 1} at a time ...", file=sys.stderr)
+    print(f"conform on {_count(len(mutants), 'mutant')}, {args.workers or 1} at a time ...", file=sys.stderr)
     done: list = []
 
-    def write_json(results) -> None:
+    def write_json(results, final: bool = False) -> None:
         from ._meta import report_metadata
 
+        payload = {"metadata": report_metadata(command="mutants --conform"), "summary": mc.summary(results),
+                   "complete": len(results) == len(mutants), "mutants": [r.as_json() for r in results]}
+        if args.json == "-":     # standard output: written once, at the end
+            if final:
+                print(json.dumps(payload, indent=2))
+            return
         with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"metadata": report_metadata(command="mutants --conform"), "summary": mc.summary(results),
-                       "complete": len(results) == len(mutants), "mutants": [r.as_json() for r in results]},
-                      fh, indent=2)
+            json.dump(payload, fh, indent=2)
             fh.write("\n")
 
     def progress(r) -> None:
@@ -238,9 +254,9 @@ def _cmd_mutants_conform(args: argparse.Namespace) -> int:
     properties = _properties(args.mode) if args.mode else None
     results = mc.run_conform_matrix(mutants, first=args.first, timeout=args.timeout, workers=args.workers or 1,
                                     progress=progress, properties=properties)
-    print(mc.table(results))
+    print(mc.table(results), file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json:
-        write_json(results)
+        write_json(results, final=True)
     if args.markdown:
         mc.write_markdown(results, args.markdown)
     return 0 if all(r.status == "rejected" or r.note for r in results) else 1
@@ -333,6 +349,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        from ._outputs import check_output_paths
+
+        check_output_paths(args)          # before any work: a bad output path costs nothing
         return args.func(args)
     except BrokenPipeError:  # e.g. `python -m reference claims | head`
         return 0

@@ -13,6 +13,9 @@ class ReferenceSpecError(Exception):
     """Base class of every error this package raises on purpose."""
 
 
+_VERBS = {"be", "have", "name", "lie", "contain", "match"}
+
+
 class ParameterError(ReferenceSpecError, ValueError):
     """A parameter is outside the range the paper (or the mathematics) allows.
 
@@ -25,7 +28,10 @@ class ParameterError(ReferenceSpecError, ValueError):
         self.constraint = constraint
         self.value = value
         shown = "" if value is None else f" (got {value!r})"
-        super().__init__(f"{name} must satisfy {constraint}{shown}")
+        # a constraint written as a verb phrase ("be of the form ...") reads "name must be ...";
+        # a condition ("0 < beta < 1") reads "name must satisfy 0 < beta < 1"
+        verb = "" if constraint.split(" ", 1)[0] in _VERBS else "satisfy "
+        super().__init__(f"{name} must {verb}{constraint}{shown}")
 
 
 class ShapeError(ParameterError):

@@ -36,17 +36,17 @@ def resolve(target: str) -> Callable:
     """'package.module:function' -> the function."""
     module, sep, name = target.partition(":")
     if not sep or not module or not name:
-        raise ParameterError("target", "of the form 'package.module:function'", target)
+        raise ParameterError("target", "be of the form 'package.module:function'", target)
     try:
         obj = importlib.import_module(module)
     except ImportError as exc:
-        raise ParameterError("target", "an importable module", module) from exc
+        raise ParameterError("target", "name an importable module", module) from exc
     for part in name.split("."):
         if not hasattr(obj, part):
-            raise ParameterError("target", f"a name defined in {module}", name)
+            raise ParameterError("target", f"name something defined in {module}", name)
         obj = getattr(obj, part)
     if not callable(obj):
-        raise ParameterError("target", "a callable", target)
+        raise ParameterError("target", "name a callable", target)
     return obj
 
 

@@ -942,6 +942,9 @@ def write_json(rows: Sequence[AuditRow], path: str, metadata: dict | None = None
     payload = {"metadata": metadata if metadata is not None else audit_metadata(quick=False, beta=0.05),
                "rows": [r.to_json() for r in rows]}
     text = json.dumps(payload, indent=2, allow_nan=False, default=float)
+    if path == "-":                      # standard output
+        sys.stdout.write(text + "\n")
+        return
     tmp = f"{path}.tmp-{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as fh:
         fh.write(text)
@@ -977,9 +980,11 @@ def run_audit_command(args, *, cases: Sequence | None = None) -> int:
         except TypeError:        # executors without cancel_futures (Dask's ClientExecutor)
             executor.shutdown(wait=True)
     total = time.perf_counter() - start
-    print(format_table(rows, wide=bool(getattr(args, "wide", False))))
-    print()
-    print(format_legend(rows))
+    # with --json - the JSON alone goes to standard output, the table to standard error
+    out = sys.stderr if json_path == "-" else sys.stdout
+    print(format_table(rows, wide=bool(getattr(args, "wide", False))), file=out)
+    print(file=out)
+    print(format_legend(rows), file=out)
     failed = [r.key for r in rows if r.failed]
     refuted = [r for r in rows if r.verdict in ("refuted", "inconsistent")]
     findings = [r for r in refuted if r.finding]
@@ -996,9 +1001,9 @@ def run_audit_command(args, *, cases: Sequence | None = None) -> int:
         summary.append("AUDIT FAILED: negative control not detected for: " + ", ".join(failed))
     else:
         summary.append("Every negative control was detected: the audit ran soundly (exit 0).")
-    print()
+    print(file=out)
     for text in summary:
-        print(textwrap.fill(text, TABLE_WIDTH, subsequent_indent="  "))
+        print(textwrap.fill(text, TABLE_WIDTH, subsequent_indent="  "), file=out)
     if json_path:
         write_json(rows, json_path, audit_metadata(quick=quick, beta=beta, paper=paper,
                                                    workers=getattr(args, "workers", None),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -21,7 +22,7 @@ def summary(results: list[MutantResult]) -> str:
     live = [r for r in results if r.status != "equivalent"]
     killed = counts["killed"]
     share = f"{killed / len(live):.0%}" if live else "n/a"
-    return (f"{len(results)} mutants: {killed} killed ({share} of non-equivalent), {counts['survived']} survived, "
+    return (f"{len(results)} mutant{'' if len(results) == 1 else 's'}: {killed} killed ({share} of non-equivalent), {counts['survived']} survived, "
             f"{counts['equivalent']} equivalent, {counts['broken']} broken")
 
 
@@ -44,9 +45,12 @@ def matrix_table(results: list[MutantResult]) -> str:
 def write_json(results: list[MutantResult], path: str | Path) -> None:
     from .._meta import report_metadata
 
-    Path(path).write_text(json.dumps({"metadata": report_metadata(command="mutants"), "summary": summary(results),
-                                      "mutants": [r.as_json() for r in results]}, indent=2) + "\n",
-                          encoding="utf-8")
+    text = json.dumps({"metadata": report_metadata(command="mutants"), "summary": summary(results),
+                       "mutants": [r.as_json() for r in results]}, indent=2) + "\n"
+    if str(path) == "-":       # standard output
+        sys.stdout.write(text)
+        return
+    Path(path).write_text(text, encoding="utf-8")
 
 
 def write_markdown(results: list[MutantResult], path: str | Path) -> None:
