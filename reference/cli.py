@@ -279,7 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_list)
 
     p = sub.add_parser("experiments", help="a paper's experiments reproduced on generated data (Markdown tables)")
-    p.add_argument("key", help="paper key (e.g. online)")
+    from .experiments import available
+
+    p.add_argument("key", help=f"paper key: {', '.join(available())}")
     p.add_argument("--quick", action="store_true", help="smaller T, fewer runs")
     p.add_argument("--plots", default=None, help="directory for PNG plots (needs matplotlib; optional)")
     p.set_defaults(func=_cmd_experiments)
