@@ -44,7 +44,7 @@ from typing import Callable
 import numpy as np
 from scipy import special
 
-from .._validate import (check_array, check_epsilon, check_int, check_positive, check_probability,
+from .._validate import (non_finite_where, check_array, check_epsilon, check_int, check_positive, check_probability,
                          check_rng)
 from ..claims import Algorithm, Claim
 from ..errors import NonFiniteError, ParameterError, ShapeError
@@ -112,7 +112,7 @@ def _check_data(X) -> np.ndarray:
         raise ShapeError("X", "a non-empty (n, d) array", f"shape {X.shape}")
     lo, hi = float(X.min()), float(X.max())          # NaN propagates; no temporary copy of X
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        raise NonFiniteError("X", "finite entries (no NaN or infinity)", "non-finite entries")
+        raise NonFiniteError("X", "finite entries (no NaN or infinity)", non_finite_where(X, "X"))
     if X.ndim == 1:
         raise ShapeError("X", "an (n, d) array of n samples in R^d (use X[:, None] for d = 1)",
                          f"shape {X.shape}")
