@@ -594,6 +594,22 @@ def _measured(r: AuditRow) -> str:
     return f">= {_fmt(r.epsilon_lower_bound)}"
 
 
+def _verdict(r: AuditRow) -> str:
+    """The verdict cell; a refuted privacy row names what refuted it (the lower bound on epsilon, the exact
+    epsilon, or the GDP lower bound on mu), so the reason is in the column, not only in the notes."""
+    if r.verdict != "refuted" or r.check == "rate":
+        return r.verdict
+    by = []
+    if r.exact_epsilon is not None and r.claimed_epsilon is not None and r.exact_epsilon > r.claimed_epsilon:
+        by.append("exact")
+    if (r.epsilon_lower_bound is not None and r.claimed_epsilon is not None
+            and r.epsilon_lower_bound > r.claimed_epsilon):
+        by.append("lb")
+    if r.mu_lower_bound is not None and r.claimed_mu is not None and r.mu_lower_bound > r.claimed_mu:
+        by.append("mu")
+    return f"refuted:{by[0]}" if by else "refuted"     # the first of exact, lb, mu that exceeds its claim
+
+
 def _notes(r: AuditRow) -> list[str]:
     """What a row says beyond its columns: the GDP estimate, the rate rule, a finding about the paper."""
     notes = []
@@ -638,7 +654,7 @@ def format_table(rows: Sequence[AuditRow], wide: bool = False, width: int = TABL
         header = ("key", "case", "check", "box", "claimed", "certified", "exact", "measured", "tight", "verdict",
                   "neg.ctrl", "samples", "s", "notes")
         cells = [(r.key or r.claim, r.title, r.check, _box(r), _claimed(r), _fmt(r.certified_epsilon),
-                  _fmt(r.exact_epsilon), _measured(r), _fmt(r.tightness, 3), r.verdict,
+                  _fmt(r.exact_epsilon), _measured(r), _fmt(r.tightness, 3), _verdict(r),
                   _fmt(r.negative_control_detected), str(r.samples), f"{r.seconds:.1f}",
                   " | ".join(_notes(r))) for r in rows]
         widths = _columns(rows, header, cells)
@@ -647,10 +663,10 @@ def format_table(rows: Sequence[AuditRow], wide: bool = False, width: int = TABL
         out.extend("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in cells)
         return "\n".join(out)
 
-    header = ("case (claim #k)", "box", "claimed", "certified", "exact", "measured", "tight", "verdict", "ctrl",
+    header = ("claim #k", "box", "claimed", "certified", "exact", "measured", "tight", "verdict", "ctrl",
               "samples", "s")
     cells = [(r.key or r.claim, _box(r), _claimed(r), _fmt(r.certified_epsilon), _fmt(r.exact_epsilon),
-              _measured(r), _fmt(r.tightness, 3), r.verdict, _fmt(r.negative_control_detected), str(r.samples),
+              _measured(r), _fmt(r.tightness, 3), _verdict(r), _fmt(r.negative_control_detected), str(r.samples),
               f"{r.seconds:.1f}") for r in rows]
     widths = _columns(rows, header, cells)
     rest = sum(widths[1:]) + 2 * (len(widths) - 1)
@@ -675,7 +691,7 @@ def format_table(rows: Sequence[AuditRow], wide: bool = False, width: int = TABL
 
 
 LEGEND = (
-    ("case (claim #k)", "the registered claim (python -m reference claims) and the case's place among that "
+    ("claim #k", "the registered claim (python -m reference claims) and the case's place among that "
                         "claim's cases; the line below is the case; the JSON has both as 'key' and 'title'."),
     ("claimed", "what the paper states: (eps, delta) for privacy, the exponent of the error in a rate."),
     ("certified", "the epsilon the package's accountant proves at the claimed delta for the noise actually "
@@ -696,7 +712,9 @@ LEGEND = (
     ("unproven", "privacy: not refuted, but the accountant cannot certify the claim (no leak was found, and no "
                  "proof the package can check covers it either); rate: allowed by the rule's tolerance, but the "
                  "interval excludes the claimed exponent."),
-    ("refuted", "the measured lower bound (or the exact epsilon), or the GDP bound on mu, exceeds the claim."),
+    ("refuted", "the measured lower bound (or the exact epsilon), or the GDP bound on mu, exceeds the claim; the "
+                "column names which: 'refuted:lb' (the lower bound on eps), 'refuted:exact', "
+                "'refuted:mu' (the GDP bound; mu and its claim in the notes)."),
     ("consistent", "the slope's bootstrap interval agrees with the claimed exponent under the rule printed "
                    "below the row (relation equal / at_most / at_least, with its tolerance) and contains it; "
                    "inconsistent: the relation (or an explicit bound) fails; a rate row the relation allows but "
@@ -717,7 +735,7 @@ LEGEND = (
 def format_legend(rows: Sequence[AuditRow], width: int = TABLE_WIDTH) -> str:
     """The legend printed after the table (only the entries the rows use, and the column meanings)."""
     verdicts = {r.verdict for r in rows} | ({"consistent"} if any(r.check == "rate" for r in rows) else set())
-    used = {"case (claim #k)", "claimed", "certified", "measured", "ctrl"} | verdicts
+    used = {"claim #k", "claimed", "certified", "measured", "ctrl"} | verdicts
     if any(r.check != "rate" for r in rows):
         used |= {"box", "exact", "tight"}
     if any(r.mu_lower_bound is not None for r in rows):
