@@ -422,7 +422,11 @@ def _set_tightness(row: AuditRow, case) -> None:
     if c is not None and m is not None and math.isfinite(c) and c > 0 and math.isfinite(m):
         row.tightness = m / c
     target = row.tightness_target
-    if target is None or (row.tightness is not None and row.tightness >= target):
+    if target is None:        # a black-box row that falls short keeps the case's note (see _note_short_black_box_rows)
+        if row.audit == "black-box" and row.tightness is not None and row.tightness < BLACK_BOX_NOTE_BELOW:
+            row.tightness_note = getattr(case, "tightness_note", "")
+        return
+    if row.tightness is not None and row.tightness >= target:
         return
     why = getattr(case, "tightness_note", "")
     if row.exact_epsilon is not None and c is not None and math.isfinite(c) and c > 0 and row.check != "exact":
@@ -560,7 +564,40 @@ def run_audit(paper: str | None = None, *, quick: bool = False, beta: float = 0.
         if progress:
             progress(f"[{i}/{len(todo)}]   {row.verdict} in {row.seconds:.1f} s")
         rows.append(row)
+    _note_short_black_box_rows(rows)
     return rows
+
+
+BLACK_BOX_NOTE_BELOW = 0.75     # a black-box row (no target of its own) below this says why
+
+
+def _note_short_black_box_rows(rows: list[AuditRow]) -> None:
+    """A black-box privacy row with no tightness target of its own that reaches less than
+    :data:`BLACK_BOX_NOTE_BELOW` of the certified epsilon says why: the case's own note, and the white-box
+    row of the same claim and calibration, where there is one, with how far that row reaches (a black-box
+    row sees the released output through one scalar statistic; the white-box row sees the transcript)."""
+    for r in rows:
+        if (r.audit != "black-box" or r.tightness_target is not None or r.tightness is None
+                or r.tightness >= BLACK_BOX_NOTE_BELOW or r.tightness_note.startswith("black-box")):
+            continue
+        why = [r.tightness_note] if r.tightness_note else []
+        c = r.certified_epsilon
+        if r.exact_epsilon is not None and c is not None and math.isfinite(c) and c > 0:
+            why.append(f"the released output's exact epsilon is {_fmt(r.exact_epsilon)} = "
+                       f"{_fmt(r.exact_epsilon / c, 3)} of the certified {_fmt(c)} (the accountant does not see "
+                       f"what makes this output more private); the sampled bound reaches "
+                       f"{_fmt((r.measured_epsilon or 0.0) / r.exact_epsilon, 3)} of the exact value")
+        if r.mu_lower_bound is not None and r.claimed_mu:
+            why.append(f"on the Gaussian curve: mu >= {_fmt(r.mu_lower_bound)} = "
+                       f"{_fmt(r.mu_lower_bound / r.claimed_mu, 3)} of the noise's mu {_fmt(r.claimed_mu)}")
+        white = [w for w in rows if w.claim == r.claim and w.audit == "white-box" and w.tightness is not None]
+        if white:
+            best = max(white, key=lambda w: w.tightness)
+            why.append(f"the white-box row {best.key} ({best.calibration or 'its'} calibration) reaches "
+                       f"{_fmt(best.tightness, 3)} of its certified epsilon"
+                       + (" (its note says why it falls short)" if best.tightness_note else ""))
+        r.tightness_note = (f"black-box tightness {_fmt(r.tightness, 3)} (below {BLACK_BOX_NOTE_BELOW:g}): "
+                            + ("; ".join(why) if why else "no reason given"))
 
 
 def _fmt(value, digits: int = 4) -> str:
