@@ -48,6 +48,7 @@ POINTS = [
 ]
 
 
+@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
 @pytest.mark.claim("core:PLD composition")
 @pytest.mark.parametrize("e0, eps, ref", POINTS)
 def test_two_laplace_reference_points(e0, eps, ref):
@@ -60,6 +61,7 @@ def test_two_laplace_reference_points(e0, eps, ref):
     assert got <= float(ref_mp) * (1 + 1e-6)            # and a tight one
 
 
+@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
 @pytest.mark.claim("core:certify")
 @pytest.mark.parametrize("e0, eps, ref", POINTS)
 def test_certify_at_the_reference_delta_is_not_below_eps(e0, eps, ref):
