@@ -908,9 +908,25 @@ def _event_filter_cost(event: MechanismEvent) -> tuple[float, float]:
 # ---------------------------------------------------------------------------
 # Ledger events and certification.
 
+#: the largest privacy parameter of one event the accountant takes (an epsilon, or mu = Delta_2 / sigma):
+#: beyond it the event is refused. Its square (a zCDP rho) stays a finite float, and no guarantee of
+#: an event this weak means anything; a noise scale of 1e-300 lands here instead of overflowing.
+MAX_EVENT_PARAMETER = 1e100
+
+
 def _check_event(event: object) -> MechanismEvent:
+    """Re-validate an event where it is certified: an event is a frozen dataclass, but one unpickled or
+    altered with object.__setattr__ never ran its constructor's checks, and a negative scale or a NaN
+    epsilon would otherwise reach the theorems (a negative Laplace scale reads as zero sensitivity and
+    certified epsilon 0). Every field is checked as MechanismEvent's constructor checks it, and the
+    event's privacy parameter must be at most MAX_EVENT_PARAMETER; errors name the field."""
     if not isinstance(event, MechanismEvent):
         raise ParameterError("event", "a MechanismEvent", type(event).__name__)
+    if not isinstance(event.kind, str) or not isinstance(event.norm, str) or not isinstance(event.relation, str):
+        raise ParameterError("kind", "kind, norm and relation given as strings", (event.kind, event.norm, event.relation))
+    MechanismEvent.__post_init__(event)          # the constructor's checks, each naming its field
+    if not isinstance(event.monotone, (bool, np.bool_)):
+        raise ParameterError("monotone", "a bool", event.monotone)
     if event.kind == "gaussian" and event.norm != "l2":
         raise AccountingError(f"a gaussian event needs an l2 sensitivity, got norm={event.norm!r}")
     if event.kind == "laplace" and event.norm != "l1":
@@ -931,12 +947,12 @@ def event_epsilon(event: MechanismEvent) -> float:
     """
     event = _check_event(event)
     if event.kind == "laplace":
-        return _div_up(event.sensitivity, event.noise_scale)
+        return _event_ratio(event, 1)
     if event.kind == "report_noisy_max":
         factor = 1 if event.monotone else 2
-        return _div_up(event.sensitivity, event.noise_scale, factor)
+        return _event_ratio(event, factor)
     if event.kind in ("exponential", "pure", "approximate"):
-        return float(event.epsilon)
+        return _bounded_parameter(float(event.epsilon), "epsilon")
     raise AccountingError("a gaussian event is not eps-DP for any finite eps; use event_mu or event_rho")
 
 
@@ -945,7 +961,24 @@ def event_mu(event: MechanismEvent) -> float:
     event = _check_event(event)
     if event.kind != "gaussian":
         raise AccountingError(f"event_mu is defined for gaussian events, not {event.kind!r}")
-    return _div_up(event.sensitivity, event.noise_scale)
+    return _event_ratio(event, 1)
+
+
+def _bounded_parameter(value: float, field: str) -> float:
+    if not value <= MAX_EVENT_PARAMETER:
+        raise ParameterError(field, f"an event privacy parameter <= {MAX_EVENT_PARAMETER:g} (the accountant's range)",
+                             value)
+    return value
+
+
+def _event_ratio(event: MechanismEvent, factor: int) -> float:
+    """factor * sensitivity / noise_scale rounded up, refused (naming noise_scale) beyond MAX_EVENT_PARAMETER:
+    the ratio is compared in exact rationals before any float division can overflow."""
+    ratio = Fraction(event.sensitivity) * factor / Fraction(event.noise_scale)
+    if ratio > Fraction(MAX_EVENT_PARAMETER):
+        raise ParameterError("noise_scale", f"factor * sensitivity / noise_scale <= {MAX_EVENT_PARAMETER:g} "
+                             "(the accountant's range)", event.noise_scale)
+    return _div_up(event.sensitivity, event.noise_scale, factor)
 
 
 def event_rho(event: MechanismEvent) -> float:
@@ -954,6 +987,7 @@ def event_rho(event: MechanismEvent) -> float:
     zCDP); raises AccountingError."""
     event = _check_event(event)
     if event.kind == "gaussian":
+        event_mu(event)                       # refuses a mu beyond the accountant's range
         return zcdp_of_gaussian(event.sensitivity, event.noise_scale)
     if event.kind == "approximate":
         raise AccountingError("an approximate (eps, delta) event has no zCDP rho; certify handles its delta")

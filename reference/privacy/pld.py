@@ -104,6 +104,10 @@ _MAX_PARTS = 256
 #: (the unit in the last place of eps exceeds the quadrature's 1e-10 margin), and the certificate is
 #: astronomically large anyway
 _LARGE_EPS = 1000.0
+#: the PLD is not computed when one event's loss can exceed this (a Gaussian of mu ~ 1400, an epsilon of
+#: 1e6): grid indices would leave the integers float64 holds exactly, and such a ledger's certificate is
+#: astronomically large anyway; :func:`epsilon_for_items` then returns inf (no PLD bound)
+_PLD_RANGE = 1e6
 
 CLAIMS = (
     Claim("core:PLD composition", "accounting",
@@ -131,6 +135,8 @@ def _split(losses: np.ndarray, masses: np.ndarray, h: float) -> tuple[int, np.nd
     losses = np.asarray(losses, dtype=float)
     masses = np.asarray(masses, dtype=float)
     t = losses / h
+    if not np.all(np.abs(t) < 2.0 ** 52):
+        raise AccountingError("internal: a loss outside the PLD grid's range (please report)")
     j = np.floor(t)
     r = losses - j * h                      # l - l_j in [0, h)
     r = np.clip(r, 0.0, h)
@@ -471,6 +477,17 @@ def ledger_parts(items, h: float):
     return parts
 
 
+def _largest_loss(items) -> float:
+    """The largest finite |loss| an item's discretised PLD can hold."""
+    top = 0.0
+    for it in items:
+        if it[0] == "gaussian":
+            top = max(top, it[1] * it[1] / 2 + _GAUSS_TAIL * it[1])
+        else:
+            top = max(top, it[1])
+    return top
+
+
 def _support_width(items) -> float:
     total = 0.0
     for it in items:
@@ -513,6 +530,8 @@ def epsilon_for_items(items, delta: float, *, guess: float | None = None, h: flo
     items = list(items)
     if not items:
         return 0.0
+    if _largest_loss(items) > _PLD_RANGE:
+        return math.inf                 # outside the grid's range: no PLD bound (the other candidates remain)
     h = grid_step(items) if h is None else check_positive(h, "h")
     parts = ledger_parts(items, h)
     best = math.inf
