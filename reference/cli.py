@@ -307,6 +307,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plots", metavar="DIR", help="write PNG plots to DIR (needs the 'plots' extra)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run trials on a Dask cluster (needs the 'dask' extra)")
     p.add_argument("--workers", type=int, default=None, help="process-pool size (default: all cores)")
+    p.add_argument("--from-json", metavar="FILE", help="run nothing: print the table of a finished run's JSON and, "
+                                                        "with --plots, redraw its figures (docs/img from "
+                                                        "docs/audit-results.json)")
     p.set_defaults(func=_cmd_audit)
 
     p = sub.add_parser("conform", help="check another implementation against the reference")

@@ -41,7 +41,7 @@ import pkgutil
 import sys
 import textwrap
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -110,15 +110,62 @@ class AuditRow:
     plot_data: dict = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict:
-        """The row as JSON values; an infinite epsilon (disjoint supports) is the string "inf"."""
+        """The row as JSON values; an infinite epsilon (disjoint supports) is the string "inf". ``plot`` holds
+        what the figures draw (a rate row's runs), so figures can be redrawn from the JSON alone."""
         out = asdict(self)
-        out.pop("plot_data")
-        return {k: ("inf" if isinstance(v, float) and math.isinf(v) and v > 0 else v) for k, v in out.items()}
+        out["plot"] = out.pop("plot_data")
+        return {k: _jsonable(v) for k, v in out.items()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "AuditRow":
+        """The row :meth:`to_json` wrote ("inf" back to infinity; a privacy row's plot from its fields when the
+        file predates the ``plot`` member)."""
+        names = {f.name for f in fields(cls)} - {"plot_data"}
+        row = cls(**{k: _unjson(v) for k, v in data.items() if k in names})
+        row.plot_data = _unjson(data.get("plot") or {})
+        if not row.plot_data and row.check != "rate":
+            exact = row.check == "exact"
+            row.plot_data = {"claimed": row.claimed_epsilon,
+                             "lower": row.exact_epsilon if exact else row.epsilon_lower_bound,
+                             "certified": row.certified_epsilon, "control": row.negative_control_measured,
+                             "gdp": row.gdp_epsilon, "control_gdp": row.negative_control_gdp_epsilon}
+        return row
 
     @property
     def failed(self) -> bool:
         """The audit itself failed: a privacy check whose negative control went undetected."""
         return self.negative_control_detected is False
+
+
+def _jsonable(v):
+    """JSON values: +infinity as the string "inf", NaN as None, numpy scalars and tuples as Python's."""
+    if isinstance(v, dict):
+        return {k: _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, (np.floating, float)):
+        v = float(v)
+        return "inf" if math.isinf(v) and v > 0 else (None if math.isnan(v) else v)
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.bool_):
+        return bool(v)
+    return v
+
+
+def _unjson(v):
+    if isinstance(v, dict):
+        return {k: _unjson(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_unjson(x) for x in v]
+    return math.inf if v == "inf" else v
+
+
+def read_json(path: str) -> tuple[dict, list[AuditRow]]:
+    """The metadata and rows of an ``audit --json`` file."""
+    with open(path, encoding="utf-8") as fh:
+        payload = json.load(fh)
+    return payload.get("metadata", {}), [AuditRow.from_json(r) for r in payload["rows"]]
 
 
 # ---------------------------------------------------------------------------
@@ -823,37 +870,50 @@ def _plot_privacy(plt, rows: Sequence[AuditRow], title: str):
                                         r.plot_data.get("gdp"))
               if v is not None and math.isfinite(v)]
     edge = max(2.5 * max(r.plot_data["claimed"] for r in rows), 1.15 * max(finite))
+    # one large value (a refuted printed calibration's certificate of 54.7) must not squash the rows at
+    # epsilon 0.1 against 0: past a factor 30 between the smallest and the largest value, x is logarithmic
+    positive = [v for v in finite if v > 0]
+    log_x = bool(positive) and edge / min(positive) > 30
+    floor = min(positive) / 3 if log_x else 0.0
+
+    def at(v: float) -> float:          # where a value is drawn: clipped to the axis (0 sits at a log axis' floor)
+        return max(min(v, edge), floor)
+
+    def fraction(v: float) -> float:    # how far along the axis a drawn value sits
+        return math.log(v / floor) / math.log(edge / floor) if log_x else v / edge
+
     for y, r in zip(ys, rows):
         d = r.plot_data
         colour = VERDICT_COLOURS.get(r.verdict, "grey")
         ax.axhspan(y - 0.5, y + 0.5, color="0.96" if y % 2 else "white", zorder=0)
         measured = d["lower"]
-        shown = min(measured, edge) if measured is not None else None
+        shown = at(measured) if measured is not None else None
         if r.check == "exact":
             ax.plot([shown], [y], "D", color=colour, markersize=9, zorder=4)
         else:
-            ax.barh(y, shown, height=0.36, color=colour, alpha=0.85, zorder=3)
+            if shown is not None and shown > floor:
+                ax.barh(y, shown - floor, left=floor, height=0.36, color=colour, alpha=0.85, zorder=3)
         if measured is not None:
             ax.text(shown, y + 0.12, ("   exact " if r.check == "exact" else "   >= ") + f"{measured:.3g}", fontsize=8,
                     color=colour, va="bottom", ha="left", zorder=6,
                     bbox=dict(facecolor="white", alpha=0.8, edgecolor="none", pad=0.3))
         if d.get("gdp") is not None:
-            ax.plot([min(d["gdp"], edge)], [y], "o", mfc="none", mec=colour, mew=2, markersize=10, zorder=4)
+            ax.plot([at(d["gdp"])], [y], "o", mfc="none", mec=colour, mew=2, markersize=10, zorder=4)
         ax.plot([d["claimed"]], [y], "|", color="black", markersize=26, mew=3, zorder=5)
         if d["certified"] is not None and math.isfinite(d["certified"]):
-            ax.plot([min(d["certified"], edge)], [y + 0.28], "v", color="#2166ac", markersize=9, zorder=5)
+            ax.plot([at(d["certified"])], [y + 0.28], "v", color="#2166ac", markersize=9, zorder=5)
         else:
             ax.text(d["claimed"], y + 0.28, "  not certifiable by the accountant", fontsize=7.5, color="#2166ac",
                     va="center", zorder=5)
         ctrl, via_gdp = control_eps(r)
         if ctrl is not None:
-            cx = min(ctrl, edge) if math.isfinite(ctrl) else edge
+            cx = at(ctrl) if math.isfinite(ctrl) else edge
             ax.plot([cx], [y - 0.28], "x", color="#7b3294", markersize=10, mew=2.5, zorder=5)
             note = ("inf" if not math.isfinite(ctrl) else f"{ctrl:.3g}") + (" (GDP)" if via_gdp else "")
             if not math.isfinite(ctrl) or ctrl > edge:
                 note = "-> " + note
             text = f"ctrl {note}" + ("" if r.negative_control_detected else " NOT DETECTED")
-            left = cx < 0.8 * edge
+            left = fraction(cx) < 0.8
             ax.text(cx, y - 0.28, f"   {text}" if left else f"{text}   ", fontsize=7.5, color="#7b3294",
                     va="center", ha="left" if left else "right")
         verdict = r.verdict + (f"\nfinding about the paper:\n{r.erratum}" if r.finding else "")
@@ -862,8 +922,13 @@ def _plot_privacy(plt, rows: Sequence[AuditRow], title: str):
     labels = [f"{r.key}\n" + textwrap.fill(r.title, 50) for r in rows]
     ax.set_yticks(ys, labels, fontsize=8.5)
     ax.set_ylim(-0.6, n - 0.4)
-    ax.set_xlim(0, edge * 1.02)
-    ax.set_xlabel("epsilon at the claimed delta (lower bounds at 95% confidence; exact values exact)", fontsize=10)
+    if log_x:
+        ax.set_xscale("log")
+        ax.set_xlim(floor, edge * 1.05)
+    else:
+        ax.set_xlim(0, edge * 1.02)
+    ax.set_xlabel("epsilon at the claimed delta (lower bounds at 95% confidence; exact values exact)"
+                  + ("; log scale" if log_x else ""), fontsize=10)
     ax.set_title(title, fontsize=12, loc="left")
     handles = [Line2D([], [], color="black", marker="|", ls="none", markersize=14, mew=3, label="claimed epsilon"),
                Line2D([], [], color="#2166ac", marker="v", ls="none", markersize=8,
@@ -885,6 +950,8 @@ def _plot_rate(plt, r: AuditRow):
     """log-log error against the grid: the runs, their means, the fit with its interval as a band, the claimed
     slope and the nearest wrong one (when the case names it), each through the means' centre."""
     d = r.plot_data
+    if not d.get("grid"):
+        return _plot_rate_summary(plt, r)
     grid = np.array(d["grid"], dtype=float)
     means = np.array(d["means"], dtype=float)
     fig, ax = plt.subplots(figsize=(7.5, 5.2))
@@ -936,6 +1003,32 @@ def _plot_rate(plt, r: AuditRow):
     return fig
 
 
+def _plot_rate_summary(plt, r: AuditRow):
+    """A rate row whose runs the results file does not hold (written before the JSON kept them): the fitted
+    slope with its interval against the claimed and the nearest wrong exponent, on one axis."""
+    colour = VERDICT_COLOURS.get(r.verdict, "grey")
+    fig, ax = plt.subplots(figsize=(7.5, 2.8))
+    marks = [(r.claimed_slope, "claimed", "black", "--")]
+    if r.nearest_wrong_slope is not None:
+        marks.append((r.nearest_wrong_slope, "nearest wrong", "#d7301f", ":"))
+    if r.negative_control_measured is not None:
+        marks.append((r.negative_control_measured, "negative control", "#7b3294", "-."))
+    if r.slope_lower is not None:
+        ax.plot([r.slope_lower, r.slope_upper], [0, 0], "-", color=colour, lw=8, alpha=0.35,
+                label=f"{100 * (r.confidence or 0.95):g}% interval [{r.slope_lower:.3f}, {r.slope_upper:.3f}]")
+    ax.plot([r.fitted_slope], [0], "o", color=colour, markersize=9, label=f"fitted slope {r.fitted_slope:.3f}")
+    for value, label, c, style in marks:
+        if value is not None:
+            ax.axvline(value, color=c, ls=style, lw=1.8, label=f"{label} {value:.4g}")
+    ax.set_yticks([])
+    ax.set_xlabel("log-log slope of the error", fontsize=10)
+    ax.set_title(f"{r.key}: {r.verdict} (the runs are not stored in this results file)\n"
+                 + textwrap.fill(r.title, 75), fontsize=9, loc="left")
+    ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    fig.tight_layout()
+    return fig
+
+
 def matplotlib_ticker():
     import matplotlib.ticker
 
@@ -952,9 +1045,26 @@ def _rate_axis(title: str) -> str:
     return "grid value (log scale)"
 
 
-def write_plots(rows: Sequence[AuditRow], directory: str) -> list[str]:
+def plot_names(rows: Sequence[AuditRow]) -> list[str]:
+    """The file names :func:`write_plots` gives, stable across runs (the docs link them): one
+    ``privacy_<paper>.png`` per paper with privacy rows, one ``rate_<key>.png`` per rate row (its key, e.g.
+    ``core:Gaussian mean release rate #1``, in letters, digits and ``_``)."""
+    names = [f"privacy_{paper}.png" for paper in dict.fromkeys(r.paper for r in rows if r.check != "rate")]
+    for r in rows:
+        if r.check == "rate":
+            names.append("rate_" + "".join(c if c.isalnum() else "_" for c in r.key or r.claim).strip("_") + ".png")
+    return names
+
+
+PLOT_STAMP_KEY = "Source"       # the PNG text chunk that names the results a figure was drawn from
+
+
+def write_plots(rows: Sequence[AuditRow], directory: str, stamp: str = "") -> list[str]:
     """PNG plots a reader understands without the docs: one privacy figure per paper (claimed, certified,
-    measured, negative control, verdict colours), one figure per rate row (fit, interval, claimed slope)."""
+    measured, negative control, verdict colours), one figure per rate row (fit, interval, claimed slope).
+
+    ``stamp`` (e.g. the results file's sha256 and the run's commit) is printed at the foot of each figure and
+    stored in its PNG text chunk ``Source``, so a test can tell a figure from the results it belongs to."""
     _check_plots_available()
     import matplotlib
 
@@ -963,22 +1073,31 @@ def write_plots(rows: Sequence[AuditRow], directory: str) -> list[str]:
 
     os.makedirs(directory, exist_ok=True)
     written = []
+    names = iter(plot_names(rows))
     privacy = [r for r in rows if r.check != "rate"]
-    for paper in dict.fromkeys(r.paper for r in privacy):
-        mine = [r for r in privacy if r.paper == paper]
-        fig = _plot_privacy(plt, mine, f"Privacy audit, {paper}: claimed vs certified vs measured epsilon")
-        path = os.path.join(directory, f"privacy_{paper}.png")
-        fig.savefig(path, dpi=90)
-        plt.close(fig)
-        written.append(path)
-    for i, r in enumerate(x for x in rows if x.check == "rate"):
-        fig = _plot_rate(plt, r)
-        safe = "".join(c if c.isalnum() else "_" for c in r.key or r.claim).strip("_")
-        path = os.path.join(directory, f"rate_{i:02d}_{safe}.png")
-        fig.savefig(path, dpi=90)
+    figures = [(_plot_privacy, [r for r in privacy if r.paper == paper],
+                f"Privacy audit, {paper}: claimed vs certified vs measured epsilon")
+               for paper in dict.fromkeys(r.paper for r in privacy)]
+    figures += [(_plot_rate, r, None) for r in rows if r.check == "rate"]
+    for draw, what, title in figures:
+        fig = draw(plt, what, title) if title else draw(plt, what)
+        if stamp:
+            fig.text(0.995, 0.998, "drawn from " + stamp, fontsize=6, color="0.45", ha="right", va="top")
+        path = os.path.join(directory, next(names))
+        fig.savefig(path, dpi=90, metadata={PLOT_STAMP_KEY: stamp} if stamp else None)
         plt.close(fig)
         written.append(path)
     return written
+
+
+def results_stamp(path: str, metadata: dict) -> str:
+    """What figures drawn from the results file ``path`` are stamped with: its name, the sha256 of its bytes,
+    and the run (commit, date, quick or full) its metadata names."""
+    with open(path, "rb") as fh:
+        digest = hashlib.sha256(fh.read()).hexdigest()
+    run = ", ".join(str(x) for x in (str(metadata.get("git_commit", "?"))[:7], metadata.get("date_utc", "?"),
+                                     metadata.get("mode", "?")))
+    return f"{os.path.basename(path)} sha256 {digest} ({run})"
 
 
 def audit_metadata(*, quick: bool, beta: float, paper: str | None = None, workers: int | None = None,
@@ -1006,6 +1125,29 @@ def write_json(rows: Sequence[AuditRow], path: str, metadata: dict | None = None
     os.replace(tmp, path)
 
 
+def redraw_from_json(path: str, *, plots: str | None = None, paper: str | None = None, wide: bool = False) -> int:
+    """``audit --from-json FILE``: the table, legend and (with ``--plots DIR``) the figures of a finished run,
+    without running anything; each figure is stamped with the file's sha256 and the run's commit. This is how
+    docs/img/ is made from docs/audit-results.json."""
+    if not os.path.isfile(path):
+        raise AuditError(f"--from-json {path}: no such file")
+    metadata, rows = read_json(path)
+    if paper:
+        rows = [r for r in rows if r.paper == paper]
+    _note_short_black_box_rows(rows)
+    print(format_table(rows, wide=wide))
+    print()
+    print(format_legend(rows))
+    print()
+    print(f"{len(rows)} rows read from {path} (run of {str(metadata.get('git_commit', '?'))[:7]}, "
+          f"{metadata.get('date_utc', '?')}, {metadata.get('mode', '?')}); nothing was run.")
+    if plots:
+        stamp = results_stamp(path, metadata)
+        for written in write_plots(rows, plots, stamp=stamp):
+            print(f"wrote {written}", file=sys.stderr)
+    return 1 if any(r.failed for r in rows) else 0
+
+
 def run_audit_command(args, *, cases: Sequence | None = None) -> int:
     """``python -m reference audit``: table on stdout, progress on stderr, optional JSON and plots.
 
@@ -1019,6 +1161,8 @@ def run_audit_command(args, *, cases: Sequence | None = None) -> int:
     plots = getattr(args, "plots", None)
     if plots:
         _check_plots_available()          # fail before spending minutes
+    if getattr(args, "from_json", None):
+        return redraw_from_json(args.from_json, plots=plots, paper=paper, wide=bool(getattr(args, "wide", False)))
     beta = getattr(args, "beta", 0.05)
 
     def progress(msg: str) -> None:
@@ -1064,7 +1208,9 @@ def run_audit_command(args, *, cases: Sequence | None = None) -> int:
                                                    workers=getattr(args, "workers", None),
                                                    scheduler=getattr(args, "scheduler", None)))
     if plots:
-        for path in write_plots(rows, plots):
+        stamp = results_stamp(json_path, json.load(open(json_path, encoding="utf-8"))["metadata"]) \
+            if json_path and json_path != "-" else ""
+        for path in write_plots(rows, plots, stamp=stamp):
             progress(f"wrote {path}")
     return 1 if failed else 0
 
