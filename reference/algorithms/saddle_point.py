@@ -233,6 +233,148 @@ class QuadraticSaddle:
         return (self.A_bar @ y + self.P @ x + self.u_bar, self.A_bar.T @ x - self.R @ y - self.v_bar)
 
 
+class CurvedSaddle:
+    """A convex-concave game whose curvature depends on the record, with linear terms and a non-separable
+    x-y coupling, on Delta_dx x Delta_dy:
+
+        f(x, y; z) = x^T A_z y + (a_z/6) sum_i x_i^3 - (b_z/6) sum_j y_j^3 + (c_z/2) sum_ij C_ij x_i^2 y_j
+                     + u_z^T x - v_z^T y,
+
+    a_z, b_z, c_z >= 0 per atom, C >= 0 entrywise (shared). Convex in x (every x-term has a non-negative second
+    derivative on x >= 0, y >= 0) and concave in y (linear in y but for -b_z y_j^3 / 6). Its gradient
+
+        grad_x f = A_z y + (a_z/2) x^2 + c_z x * (C y) + u_z,   grad_y f = A_z^T x - (b_z/2) y^2 + (c_z/2) C^T x^2 - v_z
+
+    is not affine and its curvature varies with the record, so Algorithm 2's multilevel correction
+    G^+ - (G^O + G^E)/2 depends on the batch (it is zero for every quadratic game). The x-y coupling
+    C_ij x_i^2 y_j makes grad_y depend on x^2 and grad_x on the product x (C y).
+
+    Records are integers indexing the atoms (as QuadraticSaddle); ``weights`` the population law (default: the
+    empirical law of ``data``). ``lipschitz``: an l_inf bound on the gradient over the simplices for every atom
+    (default: the bound computed here, exact for grad_x; for grad_y the x-part is bounded by its extreme values
+    at the vertices and at x = 0); a declared value below it raises AssumptionViolation.
+    """
+
+    def __init__(self, atoms, data, *, a, b, c=None, C=None, u=None, v=None, weights=None, lipschitz=None):
+        base = QuadraticSaddle(atoms, data, u=u, v=v, weights=weights, lipschitz=None)
+        self.atoms, self.data, self.m, self.dx, self.dy, self.n = base.atoms, base.data, base.m, base.dx, base.dy, base.n
+        self.u, self.v, self.weights = base.u, base.v, base.weights
+        m = self.m
+        self.a = check_array(a, "a", shape=(m,))
+        self.b = check_array(b, "b", shape=(m,))
+        self.c = np.zeros(m) if c is None else check_array(c, "c", shape=(m,))
+        self.C = np.zeros((self.dx, self.dy)) if C is None else check_array(C, "C", shape=(self.dx, self.dy))
+        for name, arr in (("a", self.a), ("b", self.b), ("c", self.c), ("C", self.C)):
+            if float(arr.min()) < 0:
+                raise AssumptionViolation(f"{name} >= 0 entrywise (f convex in x, concave in y on the simplices)",
+                                          f"min {float(arr.min()):.3g}")
+        self.L0_exact = self._lipschitz_sup()
+        if lipschitz is None:
+            self.lipschitz = self.L0_exact
+        else:
+            self.lipschitz = check_positive(lipschitz, "lipschitz")
+            if self.L0_exact > self.lipschitz * (1 + LIPSCHITZ_RTOL):
+                raise AssumptionViolation(
+                    "every record's gradient has ||grad_x f||_inf, ||grad_y f||_inf <= L0 on the simplices "
+                    "(l_inf Lipschitz bound, §1)",
+                    f"the data reach {self.L0_exact:.6g} > declared L0 = {self.lipschitz:.6g}; nothing is clipped")
+        w = self.weights
+        self.A_bar = np.tensordot(w, self.atoms, axes=1)
+        self.u_bar, self.v_bar = w @ self.u, w @ self.v
+        self.a_bar, self.b_bar, self.c_bar = float(w @ self.a), float(w @ self.b), float(w @ self.c)
+
+    def _lipschitz_sup(self) -> float:
+        """grad_x f_i is affine in y and increasing in x_i >= 0: its extremes are at y = e_j, x_i in {0, 1}.
+        grad_y f_j = (A^T x)_j + (c/2)(C^T x^2)_j - (b/2) y_j^2 - v_j: its x-part is convex (maximum at a
+        vertex) and at least min_i A_ij (its value at a vertex with the c-term dropped), y_j^2 in [0, 1]."""
+        A, a, b, c, C, u, v = self.atoms, self.a, self.b, self.c, self.C, self.u, self.v
+        lo_x = A + u[:, :, None]                                              # (m, i, j) at x_i = 0
+        hi_x = lo_x + 0.5 * a[:, None, None] + c[:, None, None] * C[None]     # at x_i = 1
+        top_y = (A + 0.5 * c[:, None, None] * C[None]).max(axis=1) - v        # (m, j)
+        low_y = A.min(axis=1) - v - 0.5 * b[:, None]
+        return float(max(np.abs(lo_x).max(), np.abs(hi_x).max(), np.abs(top_y).max(), np.abs(low_y).max()))
+
+    def _means(self, idx):
+        z = self.data[np.asarray(idx, dtype=np.intp)]
+        return (self.atoms[z].mean(axis=0), self.a[z].mean(), self.b[z].mean(), self.c[z].mean(),
+                self.u[z].mean(axis=0), self.v[z].mean(axis=0))
+
+    @staticmethod
+    def _grad(A, a, b, c, C, u, v, x, y):
+        return (A @ y + 0.5 * a * x ** 2 + c * x * (C @ y) + u,
+                A.T @ x - 0.5 * b * y ** 2 + 0.5 * c * (C.T @ x ** 2) - v)
+
+    def batch_gradient(self, x, y, idx):
+        """(grad_x F_B(x, y), grad_y F_B(x, y)) for the batch of records idx."""
+        A, a, b, c, u, v = self._means(idx)
+        return self._grad(A, a, b, c, self.C, u, v, np.asarray(x, float), np.asarray(y, float))
+
+    def gradient(self, x, y):
+        """The population gradient."""
+        return self._grad(self.A_bar, self.a_bar, self.b_bar, self.c_bar, self.C, self.u_bar, self.v_bar,
+                          np.asarray(x, float), np.asarray(y, float))
+
+    @staticmethod
+    def _f(A, a, b, c, C, u, v, x, y) -> float:
+        return float(x @ A @ y + a / 6 * np.sum(x ** 3) - b / 6 * np.sum(y ** 3) + 0.5 * c * (x ** 2) @ C @ y
+                     + u @ x - v @ y)
+
+    def value(self, x, y) -> float:
+        """The population objective F(x, y)."""
+        return self._f(self.A_bar, self.a_bar, self.b_bar, self.c_bar, self.C, self.u_bar, self.v_bar,
+                       np.asarray(x, float), np.asarray(y, float))
+
+    def record_value(self, x, y, z: int) -> float:
+        """f(x, y; atom z)."""
+        return self._f(self.atoms[z], self.a[z], self.b[z], self.c[z], self.C, self.u[z], self.v[z],
+                       np.asarray(x, float), np.asarray(y, float))
+
+    def best_responses(self, x, y) -> tuple[np.ndarray, np.ndarray]:
+        """(argmin_x' F(x', y), argmax_y' F(x, y')): both inner problems are separable and convex on the simplex;
+        their KKT points x'_i = (phi_i')^-1(lambda)_+ are found by bisection on the multiplier lambda."""
+        x, y = np.asarray(x, float), np.asarray(y, float)
+        # x-player: phi_i(s) = (a/6) s^3 + c (C y)_i s^2 / 2 ... derivative (a/2) s^2 + c (C y)_i s + g_i
+        g = self.A_bar @ y + self.u_bar
+        k = self.c_bar * (self.C @ y)
+        xs = _separable_simplex_argmin(0.5 * self.a_bar, k, g)
+        # y-player: maximise sum_j h_j y_j - (b/6) y_j^3, h = A^T x + (c/2) C^T x^2 - v: minimise the negation
+        h = self.A_bar.T @ x + 0.5 * self.c_bar * (self.C.T @ x ** 2) - self.v_bar
+        ys = _separable_simplex_argmin(0.5 * self.b_bar, np.zeros(self.dy), -h)
+        return xs, ys
+
+    def gap(self, x, y) -> float:
+        """Gap(x, y) = max_y' F(x, y') - min_x' F(x', y) (eq. (2)), by :meth:`best_responses`."""
+        xs, ys = self.best_responses(x, y)
+        return self.value(x, ys) - self.value(xs, y)
+
+
+def _separable_simplex_argmin(q: float, k: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """argmin over the simplex of sum_i (q/3) s_i^3 + (k_i/2) s_i^2 + g_i s_i, q >= 0, k >= 0 (convex on s >= 0).
+    KKT: s_i = the root s >= 0 of q s^2 + k_i s + g_i = lambda (0 if g_i >= lambda), with sum s_i = 1; the sum is
+    increasing in lambda, found by bisection to machine precision. q = 0 and k = 0: a vertex of least g."""
+    if q == 0.0:
+        return simplex_qp_min(np.diag(k), g)          # a quadratic (a vertex of least g when k = 0)
+
+    def root(lam):
+        r = np.maximum(lam - g, 0.0)
+        den = k + np.sqrt(k * k + 4 * q * r)
+        return np.where(r > 0, 2 * r / np.where(den > 0, den, 1.0), 0.0)   # stable root of q s^2 + k s - r = 0
+
+    lo, hi = float(g.min()), float(g.min()) + q + float(k.max()) + 1.0       # sum(root(hi)) >= 1
+    while root(hi).sum() < 1:
+        hi = hi + 2 * (hi - lo)
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if root(mid).sum() < 1:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-16 * max(1.0, abs(hi)):
+            break
+    s = root(hi)
+    return s / s.sum()
+
+
 class SimplexLeastSquares:
     """DP-SCO on the simplex (§4): f(x; z_i) = (1/2)(<a_i, x> - b_i)^2, x in Delta_d.
 
@@ -440,6 +582,10 @@ class SaddlePointResult:
     ``epsilon0``: the per-vertex privacy of the reconstructed proof; ``claimed_epsilon``: what the
     paper's proposition claims at this step; ``certified_epsilon``: what the accountant certifies
     (for Algorithm 3, for the worst-case number of vertices its stopping rule allows).
+    ``T``: the number of steps the loop ran (Algorithm 1: T; Algorithm 3: its stopping time tau, also in ``tau``);
+    ``K``: the vertices per player behind each gradient (Algorithm 1), None for Algorithm 3 (2^(N_t+1) + 1 at
+    step t, by the level N_t in ``levels``); ``n_samples``: the vertices drawn (both players); ``Gamma``, ``M``:
+    Algorithm 3's budget and truncation level (None for Algorithm 1).
     """
 
     x: np.ndarray
@@ -449,7 +595,7 @@ class SaddlePointResult:
     samples_x: np.ndarray
     samples_y: np.ndarray
     eta: float
-    K: int
+    K: int | None
     T: int
     B: int
     calibration: str
@@ -462,6 +608,9 @@ class SaddlePointResult:
     ledger: FrozenLedger
     levels: np.ndarray | None = None        # Algorithm 3: N_1..N_tau
     data_used: int = 0
+    tau: int | None = None                  # Algorithm 3: the stopping time (= T)
+    Gamma: int | None = None                # Algorithm 3: the budget in vertices per player
+    M: int | None = None                    # Algorithm 3: the truncation level of TGeom(M)
 
     @property
     def certified_epsilon(self) -> float:
@@ -673,6 +822,50 @@ def paper_eta_algorithm3(epsilon, delta, L0, B, Gamma) -> float:
     return epsilon * B / (40.0 * L0 * math.sqrt(Gamma * math.log(1.0 / delta)))
 
 
+BALANCED_BATCH_CONSTANT = 40.0 * math.sqrt(2.0)   # Theorem 3.14's B at which Prop 3.17's step equals the rate's step
+
+
+def theorem_3_14_parameters(n: int, epsilon: float, delta: float, dx: int, dy: int, L0: float, L1: float,
+                            L2: float = 0.0, *, batch_constant: float | None = None) -> dict:
+    """(B, Gamma, M, step cap, L_tilde) of Theorem 3.14's recipe for Algorithm 3 (catalogue §2.3, [derived]).
+
+    L_tilde^2 = L0^2 + (M+1) L1^2 ell + L2^2 (Lemma 3.15's second moment), ell = log dx + log dy, lambda = log(1/delta);
+    B = ceil(c (L0 / L_tilde) sqrt((M+1) ell lambda) / eps) (>= 1), Gamma = floor(n/(2B)), M = floor(log2 Gamma) - 3
+    (solved together: B and M depend on each other; a few fixed-point passes); the step is
+    eta = min(sqrt(ell (M+1) / Gamma) / L_tilde, eta_priv), eta_priv Proposition 3.17's (pass ``step_cap`` to
+    :func:`private_smd_bias_reduced`). ``batch_constant`` c: None takes c = 40 sqrt 2
+    (``BALANCED_BATCH_CONSTANT``), the constant at which the two steps are equal when Gamma = n/(2B) (derived from
+    Prop 3.17's 40: eta_priv = eps B^(3/2) sqrt 2 / (40 L0 sqrt(n lambda)) against sqrt(2 B ell (M+1) / n) / L_tilde);
+    the recipe's "of order" leaves c open (docs/errata.md saddle_point-E10).
+    """
+    n = check_int(n, "n", 16)
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    L0, L1 = check_positive(L0, "L0"), check_positive(L1, "L1")
+    L2 = float(L2)
+    if not (L2 >= 0 and math.isfinite(L2)):
+        raise ParameterError("L2", "a finite L2 >= 0", L2)
+    c = BALANCED_BATCH_CONSTANT if batch_constant is None else check_positive(batch_constant, "batch_constant")
+    ell = max(math.log(dx) + math.log(dy), math.log(2.0))
+    lam = math.log(1.0 / delta)
+    B, seen = 1, set()
+    while B not in seen:
+        seen.add(B)
+        Gamma = n // (2 * B)
+        if Gamma < 8:
+            raise ParameterError("n", f"n large enough for Theorem 3.14's batch (B = {B} leaves Gamma = {Gamma} < 8)", n)
+        M = int(math.floor(math.log2(Gamma))) - 3
+        L_tilde = math.sqrt(L0 ** 2 + (M + 1) * L1 ** 2 * ell + L2 ** 2)
+        B = max(1, math.ceil(c * (L0 / L_tilde) * math.sqrt((M + 1) * ell * lam) / epsilon))
+    Gamma = n // (2 * B)
+    if Gamma < 8:
+        raise ParameterError("n", f"n large enough for Theorem 3.14's batch (B = {B} leaves Gamma = {Gamma} < 8)", n)
+    M = int(math.floor(math.log2(Gamma))) - 3
+    L_tilde = math.sqrt(L0 ** 2 + (M + 1) * L1 ** 2 * ell + L2 ** 2)
+    step_cap = math.sqrt(ell * (M + 1) / Gamma) / L_tilde
+    return {"B": B, "Gamma": Gamma, "M": M, "L_tilde": L_tilde, "step_cap": step_cap,
+            "eta_priv": paper_eta_algorithm3(epsilon, delta, L0, B, Gamma)}
+
+
 def private_smd_bias_reduced(problem: QuadraticSaddle, epsilon: float, delta: float, rng, *, B: int,
                              Gamma: int | None = None, M: int | None = None, eta: float | None = None,
                              step_cap: float | None = None, calibration: str = "paper", x1=None, y1=None,
@@ -747,8 +940,8 @@ def private_smd_bias_reduced(problem: QuadraticSaddle, epsilon: float, delta: fl
         else epsilon
     return SaddlePointResult(_vertex_mean(sx, problem.dx), _vertex_mean(sy, problem.dy),
                              np.array(xs) if keep_iterates else None, np.array(ys) if keep_iterates else None,
-                             sx, sy, step, 0, tau, B, calibration, epsilon, delta, eps0, len(frozen), claimed,
-                             (eps0, step * sens, 2 * Gamma, delta), frozen, np.array(levels), used)
+                             sx, sy, step, None, tau, B, calibration, epsilon, delta, eps0, len(frozen), claimed,
+                             (eps0, step * sens, 2 * Gamma, delta), frozen, np.array(levels), used, tau, Gamma, M)
 
 
 # ---------------------------------------------------------------------------

@@ -241,4 +241,58 @@ MUTANTS = (
         replace="res = private_smd_bias_reduced(problem, epsilon",
         checks=(_T + "test_review.py::test_algorithm4_each_part_is_read_by_its_own_mechanism_only",),
     ),
+    # Second pass (issue 23): privacy bugs the suite let through, each with the test that now kills it.
+    Mutant(
+        id="saddle_point-M32", target="saddle_point:Algorithm 2", bug_class="data-use",
+        description="the multilevel correction G^+ - (G^O + G^E)/2 computed on the first B records of the batch instead "
+                    "of all B 2^(N+1) (its sensitivity grows like 2^N; invisible on games whose curvature does not "
+                    "depend on the record)",
+        file=_ALG,
+        find="""    Gp = problem.batch_gradient(xp, yp, batch)
+    Go = problem.batch_gradient(xo, yo, batch)
+    Ge = problem.batch_gradient(xe, ye, batch)""",
+        replace="""    Gp = problem.batch_gradient(xp, yp, batch[:batch.size // m])
+    Go = problem.batch_gradient(xo, yo, batch[:batch.size // m])
+    Ge = problem.batch_gradient(xe, ye, batch[:batch.size // m])""",
+        checks=(_T + "test_second_pass.py::test_algorithm2_moves_by_at_most_the_bound_when_its_correction_depends_on_"
+                "the_record",
+                _T + "test_second_pass.py::test_algorithm3_replays_line_by_line_every_iterate_x_and_y"),
+    ),
+    Mutant(
+        id="saddle_point-M33", target="saddle_point:Algorithm 3", bug_class="step-size",
+        description="line 7's y-player step doubled (the y log-ratio between neighbours doubles while the ledger "
+                    "records eps0)",
+        file=_ALG, find="y = entropic_step(y, -g.gy, step)", replace="y = entropic_step(y, -g.gy, 2 * step)",
+        checks=(_T + "test_second_pass.py::test_algorithm3_replays_line_by_line_every_iterate_x_and_y",),
+    ),
+    Mutant(
+        id="saddle_point-M34", target="saddle_point:Algorithm 4", bug_class="sensitivity",
+        description="the selection's range bound B0 reduced to max|A| (the quadratic and linear terms of f forgotten: "
+                    "the scores move several times the recorded sensitivity on games with linear terms)",
+        file=_ALG,
+        find="""    return float(np.abs(problem.atoms).max() + 0.5 * (np.abs(problem.P).max() + np.abs(problem.R).max())
+                 + np.abs(problem.u).max() + np.abs(problem.v).max())""",
+        replace="""    return float(np.abs(problem.atoms).max())""",
+        checks=(_T + "test_second_pass.py::test_selection_sensitivity_counts_the_linear_terms_and_a_held_out_pair_"
+                "attains_it",
+                _T + "test_second_pass.py::test_range_bound_includes_the_quadratic_and_linear_terms_and_a_smaller_"
+                "declared_bound_is_refused"),
+    ),
+    Mutant(
+        id="saddle_point-M35", target="saddle_point:Algorithm 1", bug_class="composition",
+        description="Proposition 3.3's count N = 2KT: the output vertices of line 3 forgotten (the step is computed "
+                    "for fewer draws than the loop makes)",
+        file=_ALG, find='return 2 * (K + 1) * T if output == "independent" else 2 * K * T', replace="return 2 * K * T",
+        checks=(_T + "test_second_pass.py::test_proposition_3_3_from_measured_loss_and_counted_draws",
+                _T + "test_privacy.py::test_algorithm1_ledger_is_proposition_3_3"),
+    ),
+    Mutant(
+        id="saddle_point-M36", target="saddle_point:Algorithm 1", bug_class="noise-not-added",
+        description="on the default output path only (output='independent'), line 5 takes the batch gradient at the "
+                    "iterates instead of the sampled vertices (the test of line 5 runs with output='reuse')",
+        file=_ALG, find="gx, gy = problem.batch_gradient(x_hat, y_hat, batch)",
+        replace='gx, gy = problem.batch_gradient(*((x, y) if output == "independent" else (x_hat, y_hat)), batch)',
+        checks=(_T + "test_second_pass.py::test_algorithm1_replays_line_by_line_on_the_default_output_path",
+                _T + "test_utility.py::test_lemma_3_8_holds_pathwise_on_algorithm_1_runs"),
+    ),
 )
