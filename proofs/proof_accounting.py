@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import warnings
 
+import math
+from fractions import Fraction
+
 import mpmath
 import pytest
+import sympy as sp
+from flint import acb, arb, ctx
 
 from reference.errors import PrivacyWarning
 from reference.privacy import accounting as acc
+from verifier import ball, bracket_root, ncdf, prove, within
 
 DPS = 50
 
@@ -30,8 +36,24 @@ def classic_mu(e, d):
 
 @pytest.fixture(autouse=True)
 def _precision():
-    with mpmath.workdps(DPS):
+    with mpmath.workdps(DPS), ctx.workprec(256):      # 256 bits = 77 digits for the point checks
         yield
+
+
+def profile_b(e, mu):
+    """The same profile on Arb balls (certified enclosure)."""
+    return ncdf(mu / 2 - e / mu) - e.exp() * ncdf(-mu / 2 - e / mu)
+
+
+def classic_gap(d: str):
+    """eps -> delta - profile(eps, classic mu), on balls. With K = sqrt(2 ln(1.25/delta)), mu = eps/K and
+    eps/mu = K exactly, so the form is defined (and equal to delta) at eps = 0."""
+    def f(e):
+        dd = arb(d)
+        K = (2 * (arb("1.25") / dd).log()).sqrt()
+        mu = e / K
+        return dd - (ncdf(mu / 2 - K) - e.exp() * ncdf(-mu / 2 - K))
+    return f
 
 
 # ---------------------------------------------------------------------------
@@ -48,32 +70,37 @@ CLASSIC_POINTS = [
 ]
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named points")
 @pytest.mark.claim("core:Gaussian classic calibration")
 @pytest.mark.parametrize("e, d, ref", CLASSIC_POINTS)
-def test_classic_calibration_reference_points(e, d, ref):
+def test_classic_calibration_reference_points(e, d, ref, certificate):
+    eb, db = arb(e), arb(d)
+    got_b = profile_b(eb, eb / (2 * (arb("1.25") / db).log()).sqrt())
+    assert within(got_b, ref, "1e-45") and arb(ref) < db
+    certificate.point(2)
     e, d, ref = mpmath.mpf(e), mpmath.mpf(d), mpmath.mpf(ref)
-    assert abs(profile(e, classic_mu(e, d)) - ref) <= ref * mpmath.mpf(10) ** -45
-    assert ref <= d
     sigma = acc.classic_gaussian_sigma(float(e), float(d), 1.0)
     got = acc.gaussian_delta(float(e), 1.0 / sigma)
     assert got == pytest.approx(float(ref), rel=1e-12)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)")
 @pytest.mark.claim("core:Gaussian classic calibration")
-def test_classic_calibration_holds_for_eps_at_most_one_on_a_grid():
-    """Grid: eps in {0.01, ..., 1} (25 points), delta in 10^-1 ... 10^-20: exact profile <= delta."""
-    worst = mpmath.mpf(0)
-    for j in range(1, 26):
-        e = mpmath.mpf(j) / 25
-        for t in range(1, 21):
-            d = mpmath.mpf(10) ** -t
-            ratio = profile(e, classic_mu(e, d)) / d
-            worst = max(worst, ratio)
-            assert ratio <= 1
-    # the worst case is far from tight: the classic sigma over-pays at eps <= 1
-    assert worst < mpmath.mpf("0.05")
+def test_classic_calibration_holds_for_every_eps_at_most_one(certificate):
+    """For EVERY eps in [0, 1] and every delta in [1e-20, 1e-1] (t = ln(1/delta) in [2.3, 46.06], a
+    superset): the exact profile of the classic sigma is < delta / 20 (so <= delta, and far from tight:
+    the classic sigma over-pays at eps <= 1). A certificate of boxes covers the whole rectangle."""
+    def f(e, t):
+        K = (2 * (arb("1.25").log() + t)).sqrt()
+        mu = e / K
+        return 1 - 20 * (ncdf(mu / 2 - K) - e.exp() * ncdf(-mu / 2 - K)) * t.exp()
+    certificate.add(prove(f, [(0, 1), ("2.3", "46.06")], claim="classic profile < delta/20, eps <= 1"))
+    # the margin 1/20 is not slack chosen to pass: at 1/50 the claim is false (eps = 1, delta = 0.1)
+    certificate.add(prove(lambda e, t: 1 - 50 * (ncdf(e / (2 * (2 * (arb("1.25").log() + t)).sqrt())
+                                                       - (2 * (arb("1.25").log() + t)).sqrt())
+                                                  - e.exp() * ncdf(-e / (2 * (2 * (arb("1.25").log() + t)).sqrt())
+                                                                   - (2 * (arb("1.25").log() + t)).sqrt())) * t.exp(),
+                          [(0, 1), ("2.3", "46.06")]), expect="refuted")
 
 
 # Largest eps at which the classic calibration still gives (eps, 1e-5)-DP:
@@ -82,19 +109,52 @@ def test_classic_calibration_holds_for_eps_at_most_one_on_a_grid():
 CLASSIC_FAILURE_EPS_1E5 = "8.4197713015363407378154365690582214340266792664458"
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+# The deltas the package and its tests use the classic calibration at, with the largest eps at which it
+# still gives (eps, delta)-DP (mpmath findroot at 50 digits, for comparison with the certified bracket).
+CLASSIC_DELTAS = ["1e-3", "1e-5", "1e-8", "1e-12"]
+
+
+@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides")
 @pytest.mark.claim("core:Gaussian classic calibration fails above 1")
-def test_classic_calibration_failure_threshold_at_delta_1e5():
+@pytest.mark.parametrize("d", CLASSIC_DELTAS)
+def test_classic_calibration_failure_threshold(d, certificate):
+    """eps*(delta) bracketed to 1e-12 by certified signs; the calibration is (eps, delta)-DP for EVERY eps in
+    [0, a] and fails for EVERY eps in [b, 30] (b - a <= 1e-12): a certificate of boxes on each side."""
+    g = classic_gap(d)
+    br = bracket_root(g, 1, 30, tol=1e-12)
+    assert br.width <= 1e-12
+    certificate.add(prove(g, [(0, br.a)], claim=f"classic DP on [0, eps*] at delta {d}", max_depth=64))
+    certificate.add(prove(lambda e: -g(e), [(br.b, 30)], claim=f"classic fails on [eps*, 30] at delta {d}",
+                          max_depth=64))
+    if d == "1e-5":
+        # the issue's 8.41977130153634 and the 50-digit findroot value lie in the bracket
+        assert float(br.a) <= 8.41977130153634 + 5e-15 and 8.41977130153634 - 5e-15 <= float(br.b)
+        assert Fraction(int(br.a.p), int(br.a.q)) < Fraction(CLASSIC_FAILURE_EPS_1E5) < Fraction(int(br.b.p), int(br.b.q))
+
+
+@pytest.mark.rigorous(method="branch and bound: witness")
+@pytest.mark.claim("core:Gaussian classic calibration fails above 1")
+def test_classic_calibration_up_to_eps_8_43_is_refused_with_a_witness(certificate):
+    """The deliberately false statement 'the classic calibration is (eps, 1e-5)-DP for every eps in (0, 8.43]'
+    is refused: the verifier returns a witness eps in (eps*, 8.43] whose certified profile exceeds 1e-5."""
+    g = classic_gap("1e-5")
+    cert = certificate.add(prove(g, [(0, "8.43")], claim="classic DP up to 8.43 (false)"), expect="refuted")
+    w = cert.witness_exact[0]
+    assert Fraction(CLASSIC_FAILURE_EPS_1E5) < Fraction(int(w.p), int(w.q)) <= Fraction("8.43")
+    assert g(ball(w)) < 0                                       # profile(w) > 1e-5, certified
+    # while the true statement, up to 8.4197, is proved
+    certificate.add(prove(g, [(0, "8.4197")], claim="classic DP up to 8.4197", max_depth=64))
+
+
+# Largest eps at which the classic calibration still gives (eps, 1e-5)-DP, to 50 digits (see the bracket above).
+@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.claim("core:Gaussian classic calibration fails above 1")
+def test_classic_calibration_failure_threshold_at_delta_1e5(certificate):
     d = mpmath.mpf("1e-5")
-    root = mpmath.mpf(CLASSIC_FAILURE_EPS_1E5)   # parsed at 50 digits (the fixture sets the precision)
-    assert abs(profile(root, classic_mu(root, d)) - d) < mpmath.mpf(10) ** -45
-    # holds on a grid of (1, root), fails on a grid of (root, 30]
-    for j in range(101, 842):
-        e = mpmath.mpf(j) / 100
-        assert profile(e, classic_mu(e, d)) <= d
-    for j in range(842, 3001, 7):
-        e = mpmath.mpf(j) / 100
-        assert profile(e, classic_mu(e, d)) > d
+    root = mpmath.mpf(CLASSIC_FAILURE_EPS_1E5)
+    # the 50-digit root: |profile(root) - delta| < 1e-45, certified
+    assert abs(classic_gap("1e-5")(arb(CLASSIC_FAILURE_EPS_1E5))) < arb("1e-45")
+    certificate.point()
     # the package's float functions see the same boundary
     # and classic_gaussian_sigma warns (PrivacyWarning, core-A01) exactly where it fails
     for e, fails in ((float(root) * (1 - 1e-9), False), (float(root) * (1 + 1e-9), True), (9.0, True)):
@@ -103,10 +163,23 @@ def test_classic_calibration_failure_threshold_at_delta_1e5():
             sigma = acc.classic_gaussian_sigma(e, 1e-5, 1.0)
         assert (acc.gaussian_delta(e, 1.0 / sigma) > 1e-5) == fails
         assert any(issubclass(w.category, PrivacyWarning) for w in caught) == fails
+    assert d == mpmath.mpf("1e-5")
 
 
 # ---------------------------------------------------------------------------
 # Advanced composition against the exact optimal composition (KOV15 Thm 3.3).
+
+def kov_hom_b(e0, k, ep):
+    """KOV15 Thm 3.3's delta of the k-fold eps0-DP composition at ep, on balls (exact binomials)."""
+    zero = arb(0)
+    s = zero
+    for i in range(k + 1):
+        diff = ((k - i) * e0).exp() - (ep + i * e0).exp()
+        if diff < 0:        # certainly negative: so is every later term (the first exponent falls, the second rises)
+            break
+        s += arb(math.comb(k, i)) * diff.max(zero)
+    return s / (1 + e0.exp()) ** k
+
 
 def kov_hom(e0, k, ep):
     s = mpmath.fsum(mpmath.binomial(k, i) * max(0, mpmath.exp((k - i) * e0) - mpmath.exp(ep + i * e0))
@@ -129,15 +202,19 @@ KOV_POINTS = [
 ]
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named points")
 @pytest.mark.claim("core:optimal composition")
 @pytest.mark.claim("core:advanced composition")
 @pytest.mark.parametrize("e0, k, dt, opt, adv", KOV_POINTS)
-def test_advanced_against_exact_optimal_composition(e0, k, dt, opt, adv):
+def test_advanced_against_exact_optimal_composition(e0, k, dt, opt, adv, certificate):
     e0m, dtm, optm = mpmath.mpf(e0), mpmath.mpf(dt), mpmath.mpf(opt)
-    # the reference optimum meets the profile, and is the smallest (checked at 1e-40 below)
-    assert kov_hom(e0m, k, optm) <= dtm * (1 + mpmath.mpf(10) ** -40)
-    assert kov_hom(e0m, k, optm * (1 - mpmath.mpf(10) ** -40)) > dtm
+    # the reference optimum meets the profile, and is the smallest (at 1e-40), certified
+    e0b, dtb, optb = arb(e0), arb(dt), arb(opt)
+    assert kov_hom_b(e0b, k, optb) <= dtb * (1 + arb("1e-40"))
+    assert kov_hom_b(e0b, k, optb * (1 - arb("1e-40"))) > dtb
+    advb = (2 * k * (1 / dtb).log()).sqrt() * e0b + k * e0b * e0b.expm1()
+    assert within(advb, adv, "1e-45") and advb > optb
+    certificate.point(4)
     got_opt = acc.optimal_homogeneous_composition(float(e0m), 0.0, k, float(dtm))
     got_adv, _ = acc.advanced_composition(float(e0m), 0.0, k, float(dtm))
     assert got_opt == pytest.approx(float(optm), rel=1e-14) and got_opt >= float(optm) * (1 - 1e-16)
@@ -145,17 +222,28 @@ def test_advanced_against_exact_optimal_composition(e0, k, dt, opt, adv):
     assert mpmath.mpf(adv) > optm
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+ADVANCED_KS = (1, 2, 3, 5, 8, 13, 30, 200)
+ADVANCED_DELTAS = ("1e-3", "1e-8", "1e-15")
+
+
+@pytest.mark.rigorous(method="branch and bound over eps0, every listed (k, delta)")
 @pytest.mark.claim("core:advanced composition")
-def test_advanced_never_below_optimal_on_a_grid():
-    for e0 in ("0.001", "0.01", "0.1", "0.5", "1", "2"):
-        for k in (1, 2, 5, 30, 200):
-            for dt in ("1e-3", "1e-8", "1e-15"):
-                got_opt = acc.optimal_homogeneous_composition(float(e0), 0.0, k, float(dt))
-                e0m, dtm = mpmath.mpf(e0), mpmath.mpf(dt)
-                adv = mpmath.sqrt(2 * k * mpmath.log(1 / dtm)) * e0m + k * e0m * mpmath.expm1(e0m)
-                assert adv >= got_opt
-                assert kov_hom(e0m, k, mpmath.mpf(got_opt)) <= dtm
+def test_advanced_never_below_optimal_for_every_eps0(certificate):
+    """DRV10's advanced composition is never below KOV15's optimal epsilon: for EVERY eps0 in [0.001, 2],
+    k in ADVANCED_KS and delta in ADVANCED_DELTAS, the optimal profile at the advanced epsilon is <= delta
+    (the optimum is the smallest eps with profile <= delta, and the profile decreases in eps).
+    Certified on boxes of eps0; the package's optimum is then checked against it at the grid points."""
+    for k in ADVANCED_KS:
+        for dt in ADVANCED_DELTAS:
+            def f(e0, k=k, dt=dt):
+                adv = (2 * k * (1 / arb(dt)).log()).sqrt() * e0 + k * e0 * e0.expm1()
+                return 1 - kov_hom_b(e0, k, adv) / arb(dt)
+            certificate.add(prove(f, [("0.001", 2)], claim=f"adv >= opt, k = {k}, delta = {dt}", strict=True))
+    for e0 in ("0.001", "0.1", "2"):
+        for k in (2, 30):
+            got_opt = acc.optimal_homogeneous_composition(float(e0), 0.0, k, 1e-8)
+            assert kov_hom_b(arb(e0), k, ball(got_opt)) <= arb("1e-8")       # the package's optimum is feasible
+            certificate.point()
 
 
 # ---------------------------------------------------------------------------
@@ -178,17 +266,20 @@ ZCDP_POINTS = [
 ]
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named points")
 @pytest.mark.claim("core:zCDP to DP")
 @pytest.mark.claim("core:zCDP to DP tight")
 @pytest.mark.parametrize("rho, d, std, tight, alpha", ZCDP_POINTS)
-def test_zcdp_conversions_reference_points(rho, d, std, tight, alpha):
+def test_zcdp_conversions_reference_points(rho, d, std, tight, alpha, certificate):
     r, dm, a = mpmath.mpf(rho), mpmath.mpf(d), mpmath.mpf(alpha)
-    # CKS20 Prop 12 in its delta form, at the order a and the tight epsilon, gives back delta:
+    # CKS20 Prop 12 in its delta form, at the order a and the tight epsilon, gives back delta (certified):
     # delta = exp((a-1)(a rho - eps)) / (a-1) * (1 - 1/a)^a
+    rb, ab, eb, db = arb(rho), arb(alpha), arb(tight), arb(d)
+    back = ((ab - 1) * (ab * rb - eb)).exp() / (ab - 1) * (1 - 1 / ab) ** ab
+    assert within(back, d, "1e-40")
+    assert within(rb + 2 * (rb * (1 / db).log()).sqrt(), std, "1e-45") and eb < arb(std)
+    certificate.point(3)
     eps = mpmath.mpf(tight)
-    back = mpmath.exp((a - 1) * (a * r - eps)) / (a - 1) * (1 - 1 / a) ** a
-    assert abs(back - dm) <= dm * mpmath.mpf(10) ** -40
     got_std = acc.zcdp_to_dp(float(r), float(dm), "standard")
     got_tight = acc.zcdp_to_dp(float(r), float(dm), "tight")
     assert got_std == pytest.approx(float(mpmath.mpf(std)), rel=1e-15) and got_std >= float(mpmath.mpf(std))
@@ -199,30 +290,43 @@ def test_zcdp_conversions_reference_points(rho, d, std, tight, alpha):
     assert acc.zcdp_for_dp(float(eps), float(dm), "tight") == pytest.approx(float(r), rel=1e-9)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="symbolic (sympy), every rho > 0, L > 0")
 @pytest.mark.claim("core:zCDP to DP")
-def test_standard_conversion_is_the_minimum_over_orders_of_the_rdp_bound():
-    """BS16 Prop 1.3 is min over a of a rho + log(1/delta)/(a-1), attained at a - 1 = sqrt(L/rho)."""
-    for rho in ("0.001", "0.5", "20"):
-        for d in ("1e-3", "1e-12"):
-            r, L = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(d))
-            a = 1 + mpmath.sqrt(L / r)
-            assert abs(a * r + L / (a - 1) - (r + 2 * mpmath.sqrt(r * L))) < mpmath.mpf(10) ** -45
-            g = lambda x: x * r + L / (x - 1)
-            assert mpmath.diff(g, a) == pytest.approx(0, abs=1e-30)
+@pytest.mark.claim("core:zCDP to DP tight")
+def test_standard_conversion_is_the_minimum_over_orders_of_the_rdp_bound(certificate):
+    """BS16 Prop 1.3 is min over a > 1 of g(a) = a rho + L/(a-1), L = log(1/delta), attained at
+    a - 1 = sqrt(L/rho): identities in rho, L > 0 (sympy), and g'' = 2L/(a-1)^3 > 0 (convex, so the
+    stationary point is the minimum). And the tight conversion (CKS20 Prop 12) is below it for EVERY
+    rho, delta: at that same order its bound is g(a) + log(1 - 1/a) - log(a)/(a - 1) < g(a) (both terms < 0
+    for a > 1, sympy decides their signs from a = 1 + y, y > 0)."""
+    r, L, y = sp.symbols("rho L y", positive=True)
+    x = sp.symbols("x")
+    g = x * r + L / (x - 1)
+    a = 1 + sp.sqrt(L / r)
+    assert sp.simplify(g.subs(x, a) - (r + 2 * sp.sqrt(r * L))) == 0
+    assert sp.simplify(sp.diff(g, x).subs(x, a)) == 0
+    assert sp.simplify(sp.diff(g, x, 2) - 2 * L / (x - 1) ** 3) == 0
+    assert (2 * L / y ** 3).is_positive
+    ay = 1 + y
+    assert sp.simplify(1 - 1 / ay - y / (1 + y)) == 0 and sp.simplify(y / (1 + y) - 1).is_negative  # log(1-1/a) < 0
+    assert sp.log(ay).is_positive                                                                # log(a)/(a-1) > 0
+    certificate.point(6)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="symbolic identity + ball arithmetic")
 @pytest.mark.claim("core:fully adaptive composition")
-def test_filter_expression_equals_the_zcdp_conversion():
-    """saddle_point-P06: sqrt(2 L sum e^2) + sum e^2 / 2 == rho + 2 sqrt(rho L), rho = sum e^2/2 (40 digits)."""
-    es = [mpmath.mpf(1) / (j + 3) for j in range(50)]
-    L = -mpmath.log(mpmath.mpf("1e-7"))
-    s = mpmath.fsum(e * e for e in es)
-    rho = s / 2
-    assert abs(mpmath.sqrt(2 * L * s) + s / 2 - (rho + 2 * mpmath.sqrt(rho * L))) < mpmath.mpf(10) ** -45
+def test_filter_expression_equals_the_zcdp_conversion(certificate):
+    """saddle_point-P06: sqrt(2 L S) + S/2 == rho + 2 sqrt(rho L) with rho = S/2, for every S, L > 0 (sympy);
+    the package at 50 budgets 1/(j+3) (S an exact rational) against the certified value."""
+    S_, L_ = sp.symbols("S L", positive=True)
+    assert sp.simplify(sp.sqrt(2 * L_ * S_) + S_ / 2 - (S_ / 2 + 2 * sp.sqrt(S_ / 2 * L_))) == 0
+    es = [Fraction(1, j + 3) for j in range(50)]
+    S = sum(e * e for e in es)
+    rho, Lb = ball(S / 2), -arb("1e-7").log()
+    want = rho + 2 * (rho * Lb).sqrt()
     got, _ = acc.fully_adaptive_composition([float(e) for e in es], 1e-7)
-    assert got == pytest.approx(float(rho + 2 * mpmath.sqrt(rho * L)), rel=1e-14)
+    assert abs(ball(got) - want) <= want * arb("1e-14")
+    certificate.point(2)
 
 
 # ---------------------------------------------------------------------------
@@ -239,18 +343,31 @@ GAUSS_QUAD = [
 ]
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+def hockey_stick_b(e, mu):
+    """int_{-inf}^{t} (phi(x) - e^eps phi(x - mu)) dx, t = mu/2 - eps/mu, certified: Arb's integral on
+    [t - 40, t] plus the tail below t - 40, enclosed in [-e^eps Phi(t - 40 - mu), Phi(t - 40)]."""
+    t = mu / 2 - e / mu
+    lo = t - 40
+    c = 1 / (2 * arb.pi()).sqrt()
+    body = acb.integral(lambda x, _: c * ((-x * x / 2).exp() - e.exp() * (-(x - mu) ** 2 / 2).exp()), lo, t).real
+    tail = (-e.exp() * ncdf(lo - mu)).union(ncdf(lo))
+    return body + tail
+
+
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
 @pytest.mark.claim("core:Gaussian exact profile")
 @pytest.mark.parametrize("e, mu, ref", GAUSS_QUAD)
-def test_gaussian_profile_against_hockey_stick_integral(e, mu, ref):
+def test_gaussian_profile_against_hockey_stick_integral(e, mu, ref, certificate):
     em, mum, refm = mpmath.mpf(e), mpmath.mpf(mu), mpmath.mpf(ref)
-    assert abs(profile(em, mum) - refm) <= refm * mpmath.mpf(10) ** -30
+    eb, mub = arb(e), arb(mu)
+    assert within(hockey_stick_b(eb, mub), ref, "1e-30") and within(profile_b(eb, mub), ref, "1e-30")
+    certificate.point(2)
     got = acc.gaussian_delta(float(em), float(mum))
     assert got == pytest.approx(float(refm), rel=1e-14)
     assert got >= float(refm) * (1 - 1e-15)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("one point, uncertified mpmath quadrature")
 @pytest.mark.claim("core:Gaussian exact profile")
 def test_gaussian_profile_live_quadrature_spot_check():
     em, mum = mpmath.mpf("2.5"), mpmath.mpf("1.7")
@@ -269,10 +386,27 @@ LAPLACE_QUAD = [
 ]
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+def laplace_hockey_b(e, e0):
+    """int_{-inf}^{u} (e^{-|x|} - e^eps e^{-|x - eps0|}) / 2 dx, u = (eps0 - eps)/2 < eps0, certified: on
+    x < min(0, u) the integrand is e^x (1 - e^{eps - eps0}) / 2 (closed form); on [0, u] (if u > 0) it is
+    (e^{-x} - e^{eps - eps0 + x}) / 2, integrated by Arb."""
+    u = (e0 - e) / 2
+    m = u if u < 0 else arb(0)
+    left = m.exp() * (1 - (e - e0).exp()) / 2
+    if not u > 0:
+        return left
+    return left + acb.integral(lambda x, _: ((-x).exp() - (e - e0 + x).exp()) / 2, 0, u).real
+
+
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
 @pytest.mark.claim("core:Laplace exact profile")
 @pytest.mark.parametrize("e, e0, ref", LAPLACE_QUAD)
-def test_laplace_profile_against_hockey_stick_integral(e, e0, ref):
+def test_laplace_profile_against_hockey_stick_integral(e, e0, ref, certificate):
+    eb, e0b = arb(e), arb(e0)
+    hs = laplace_hockey_b(eb, e0b)
+    assert within(hs, ref, "1e-40")
+    assert within(1 - (-(e0b - eb) / 2).exp(), ref, "1e-40")      # the closed form, 0 <= eps < eps0
+    certificate.point(2)
     got = acc.laplace_delta(float(e), float(e0))
     assert got == pytest.approx(float(mpmath.mpf(ref)), rel=1e-15)
     assert got >= float(mpmath.mpf(ref))
