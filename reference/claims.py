@@ -210,6 +210,32 @@ def claim_tests(root: Path | None = None) -> dict[str, list[str]]:
     return out
 
 
+def _proof_kind(decorators: list[ast.expr]) -> str:
+    """'rigorous' or 'evidence' from a test's ``@pytest.mark.rigorous(...)`` / ``@pytest.mark.evidence(...)``."""
+    for dec in decorators:
+        for node in ast.walk(dec):
+            if isinstance(node, ast.Attribute) and node.attr in ("rigorous", "evidence"):
+                return node.attr
+    return ""
+
+
+def proof_kinds(root: Path | None = None) -> dict[str, str]:
+    """Map proofs/ test node id -> 'rigorous' (certified over its stated domain) or 'evidence' (points,
+    sampling or uncertified numerics), read from the markers (proofs/conftest.py defines them)."""
+    root = project_root() if root is None else root
+    out: dict[str, str] = {}
+    base = root / "proofs"
+    if not base.is_dir():
+        return out
+    for path in sorted(base.glob("proof_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        rel = path.relative_to(root).as_posix()
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+                out[f"{rel}::{node.name}"] = _proof_kind(node.decorator_list)
+    return out
+
+
 def built_papers() -> list[str]:
     """The papers with at least one registered claim or algorithm, in PAPERS order."""
     claims, algorithms = _discover()
@@ -236,6 +262,7 @@ def claims_table(paper: str | None = None) -> list[dict]:
     if paper is not None:
         require_built(paper, "claims")
     tests = claim_tests()
+    kinds = proof_kinds()
     rows = []
     for cid, claim in all_claims().items():
         if paper is not None and claim.paper != paper:
@@ -251,5 +278,7 @@ def claims_table(paper: str | None = None) -> list[dict]:
             "basis": claim.basis or "seed",
             "tests": nodes,
             "status": "checked" if nodes else "unchecked",
+            # the proofs/ tests of the claim by kind: certified over their domain, or evidence
+            "proofs": {k: sum(kinds.get(n) == k for n in nodes) for k in ("rigorous", "evidence")},
         })
     return rows

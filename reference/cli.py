@@ -112,6 +112,12 @@ def _cmd_claims(args: argparse.Namespace) -> int:
         mark = "x" if r["status"] == "checked" else " "
         print(f"[{mark}] {r['id']}  ({r['kind']})")
         print(textwrap.fill(r["statement"], LIST_WIDTH, initial_indent="      ", subsequent_indent="      "))
+        proofs = r.get("proofs", {})
+        rig, ev = proofs.get("rigorous", 0), proofs.get("evidence", 0)
+        if r["kind"] == "constant" or rig or ev:
+            # proofs/: certified over the stated domain (rigorous) or points / sampling (evidence)
+            label = ("rigorous" if not ev else "rigorous + evidence") if rig else ("evidence" if ev else "none")
+            print(f"      proofs/: {label} ({rig} rigorous, {ev} evidence)")
         for node in r["tests"]:
             print(textwrap.fill(node, LIST_WIDTH, initial_indent="      - ", subsequent_indent="          ",
                                 break_on_hyphens=False, break_long_words=True))
