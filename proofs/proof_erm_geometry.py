@@ -13,8 +13,14 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
+from fractions import Fraction
+
+import sympy as sp
+from flint import arb, ctx
+
 from reference.algorithms import erm_geometry as eg
 from reference.geometry import width
+from verifier import ncdf, prove, within
 
 
 
@@ -22,8 +28,13 @@ from reference.geometry import width
 def _fifty_digits():
     """50 digits for this module's tests only (mpmath.workdps restores the caller's precision, so
     the suite does not depend on the order modules run in)."""
-    with mpmath.workdps(50):
+    with mpmath.workdps(50), ctx.workprec(256):
         yield
+
+
+def gdp_delta_b(eps, mu):
+    """Exact delta(eps) of mu-GDP on Arb balls (certified)."""
+    return ncdf(-eps / mu + mu / 2) - eps.exp() * ncdf(-eps / mu - mu / 2)
 
 
 def _gdp_delta(eps, mu):
@@ -31,53 +42,80 @@ def _gdp_delta(eps, mu):
     return mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named points")
 @pytest.mark.claim("erm_geometry:Theorem 3.1")
 @pytest.mark.parametrize("eps", ["0.1", "0.5", "1"])
 @pytest.mark.parametrize("delta", ["1e-12", "1e-6", "1e-3", "0.1"])
 @pytest.mark.parametrize("T", [1, 10, 1000, 10**6])
-def test_paper_sigma_of_algorithm_1_is_within_the_claim_exactly(eps, delta, T):
+def test_paper_sigma_of_algorithm_1_is_within_the_claim_exactly(eps, delta, T, certificate):
     """The T-step transcript of Algorithm 1 is exactly mu-GDP with mu = (2L/n) sqrt(T)/sigma
-    = eps/(2 sqrt(2) ln(T/delta)) (independent of L and n); its exact delta(eps) is <= delta."""
+    = eps/(2 sqrt(2) ln(T/delta)) (independent of L and n); its exact delta(eps) is <= delta (certified)."""
     eps_, delta_ = mpmath.mpf(eps), mpmath.mpf(delta)
     sigma = mpmath.sqrt(32 * T * mpmath.log(T / delta_) ** 2) / (eps_ * 1)   # L = 1, n = 1
-    mu = 2 * mpmath.sqrt(T) / sigma
-    assert mpmath.almosteq(mu, eps_ / (2 * mpmath.sqrt(2) * mpmath.log(T / delta_)), rel_eps=mpmath.mpf(10) ** -45)
-    assert _gdp_delta(eps_, mu) <= delta_
+    eb, db = arb(eps), arb(delta)
+    sigma_b = (32 * T * (T / db).log() ** 2).sqrt() / eb
+    mu_b = 2 * arb(T).sqrt() / sigma_b
+    assert within(mu_b, eb / (2 * arb(2).sqrt() * (T / db).log()), "1e-45")
+    assert gdp_delta_b(eb, mu_b) <= db
+    certificate.point(2)
     # and the float implementation of line 1 agrees with the 50-digit value
     assert eg.paper_sigma_algorithm1(float(eps), float(delta), 1.0, 1, T) == pytest.approx(float(sigma), rel=1e-13)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)")
 @pytest.mark.claim("erm_geometry:Theorem 3.1")
-def test_paper_sigma_margin_at_catalogue_point():
-    # mpmath.mp.dps = 50: delta_GDP(1; 1/(2 sqrt2 ln(1e7))) ~ 3.4e-457 (catalogue P01)
-    mu = 1 / (2 * mpmath.sqrt(2) * mpmath.log(mpmath.mpf(100) / mpmath.mpf("1e-5")))
-    value = _gdp_delta(1, mu)
-    assert value < mpmath.mpf("1e-450")
+def test_paper_sigma_of_algorithm_1_for_every_eps_delta_and_T(certificate):
+    """For EVERY eps in [0, 1], delta in [1e-12, 0.1] and T >= 1: mu = eps/(2 sqrt 2 ln(T/delta)) is largest at
+    T = 1, and delta_GDP(eps; mu) increases in mu (its mu-derivative is a normal density, checked symbolically), so
+    it suffices to take T = 1. There eps/mu = 2 sqrt2 t exactly (t = ln(1/delta) in [2.30, 27.7], a superset), and
+    delta_GDP <= Phi(mu/2 - eps/mu) (the dropped term e^eps Phi(.) is >= 0): proved < e^-t / 1000 on the box."""
+    def f(e, t):
+        return 1 - 1000 * ncdf(e / (4 * arb(2).sqrt() * t) - 2 * arb(2).sqrt() * t) * t.exp()
+    certificate.add(prove(f, [(0, 1), ("2.30", "27.7")], claim="Thm 3.1 sigma, T = 1, every eps, delta"))
+    e_, m_ = sp.symbols("epsilon mu", positive=True)
+    Phi = lambda z: (1 + sp.erf(z / sp.sqrt(2))) / 2   # noqa: E731
+    d = sp.diff(Phi(-e_ / m_ + m_ / 2) - sp.exp(e_) * Phi(-e_ / m_ - m_ / 2), m_)
+    assert sp.simplify(sp.expand(d / (sp.exp(-(e_ / m_ - m_ / 2) ** 2 / 2) / sp.sqrt(2 * sp.pi)))) == 1
+    certificate.point()
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named point")
+@pytest.mark.claim("erm_geometry:Theorem 3.1")
+def test_paper_sigma_margin_at_catalogue_point(certificate):
+    # delta_GDP(1; 1/(2 sqrt2 ln(1e7))) ~ 3.4e-457 (catalogue P01), certified
+    mu = 1 / (2 * arb(2).sqrt() * (arb(100) / arb("1e-5")).log())
+    value = gdp_delta_b(arb(1), mu)
+    assert value < arb("1e-450")
+    certificate.point()
+
+
+@pytest.mark.rigorous(method="symbolic identity (every k > e) + ball arithmetic at the named k")
 @pytest.mark.claim("erm_geometry:Claim 3.5")
 @pytest.mark.parametrize("k", [8, 9, 20, 100, 10**4, 10**9])
-def test_k_to_the_one_minus_one_over_q_is_e(k):
-    q = mpmath.log(k) / (mpmath.log(k) - 1)
-    assert mpmath.almosteq(mpmath.mpf(k) ** (1 - 1 / q), mpmath.e, rel_eps=mpmath.mpf(10) ** -45)
-    assert 1 < q <= 2
-    assert eg.lq_exponent(k) == pytest.approx(float(q), rel=1e-15)
+def test_k_to_the_one_minus_one_over_q_is_e(k, certificate):
+    """q = ln k/(ln k - 1): 1 - 1/q = 1/ln k, so k^(1 - 1/q) = e for every k > e (sympy), and 1 < q <= 2 iff
+    ln k >= 2; the package's q against the certified value."""
+    lk = sp.symbols("l", positive=True)
+    q_s = lk / (lk - 1)
+    assert sp.simplify(1 - 1 / q_s - 1 / lk) == 0
+    qb = arb(k).log() / (arb(k).log() - 1)
+    assert within(arb(k) ** (1 - 1 / qb), arb(1).exp(), "1e-45") and 1 < qb <= 2
+    assert abs(arb(eg.lq_exponent(k)) - qb) <= qb * arb("1e-15")
+    certificate.point(3)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic, every k in 2..7")
 @pytest.mark.claim("erm_geometry:Claim 3.5")
-def test_q_formula_needs_k_at_least_8_and_q2_fallback_still_gives_the_claim():
+def test_q_formula_needs_k_at_least_8_and_q2_fallback_still_gives_the_claim(certificate):
     # ln k >= 2 iff k >= e^2 = 7.389...: below it q = ln k/(ln k - 1) > 2 (or undefined, or negative)
-    assert mpmath.log(7) < 2 < mpmath.log(8)
+    assert arb(7).log() < 2 < arb(8).log()
     for k in range(2, 8):
         assert eg.lq_exponent(k) == 2.0
-        assert math.sqrt(k) < math.e     # ||a||_1 <= sqrt(k) ||a||_2 < e ||a||_2
+        assert arb(k).sqrt() < arb(1).exp()     # ||a||_1 <= sqrt(k) ||a||_2 < e ||a||_2
+    certificate.point(7)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("hypothesis examples, float arithmetic")
 @pytest.mark.claim("erm_geometry:Claim 3.5")
 @given(st.lists(st.floats(-10, 10, allow_nan=False), min_size=2, max_size=40))
 def test_l1_at_most_e_times_lq(a):
@@ -90,35 +128,43 @@ def test_l1_at_most_e_times_lq(a):
     assert np.sum(np.abs(a)) <= math.e * np.linalg.norm(a, ord=q) * (1 + 1e-12)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="exact rationals at the named point")
 @pytest.mark.claim("erm_geometry:Fact 3.4")
-def test_fact_3_4_modulus_is_one_half_at_q_2_exactly():
+def test_fact_3_4_modulus_is_one_half_at_q_2_exactly(certificate):
     """At q = 2, Psi = ||.||^2/4 has Bregman divergence ||x - y||^2/4 = (1/2)(||x - y||^2/2): modulus 1/2, not 1."""
-    x, y = mpmath.matrix([1, 2, -3]), mpmath.matrix([0.5, -1, 2])
+    certificate.point()
+    x, y = [Fraction(1), Fraction(2), Fraction(-3)], [Fraction(1, 2), Fraction(-1), Fraction(2)]
     psi = lambda v: sum(t * t for t in v) / 4  # noqa: E731
     grad = lambda v: [t / 2 for t in v]  # noqa: E731
     bregman = psi(x) - psi(y) - sum(g * (a - b) for g, a, b in zip(grad(y), x, y))
     half_sq = sum((a - b) ** 2 for a, b in zip(x, y)) / 2
-    assert mpmath.almosteq(bregman / half_sq, mpmath.mpf(1) / 2, rel_eps=mpmath.mpf(10) ** -45)
+    assert bregman / half_sq == Fraction(1, 2)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="exact rationals")
 @pytest.mark.claim("erm_geometry:Theorem 5.8 constants")
-def test_lower_bound_proof_constants():
-    tau = mpmath.mpf(1) / 1000
-    assert mpmath.sqrt(1.1 * tau) <= mpmath.mpf("0.04")        # 0.03316...
-    assert mpmath.sqrt(mpmath.mpf("1.1") * 3 / 4) <= mpmath.mpf("0.91")   # 0.90829...
-    assert mpmath.mpf("0.05") ** 2 >= mpmath.mpf("1.1") * tau   # 0.0025 >= 0.0011
-    assert mpmath.almosteq(1 - mpmath.mpf("0.91") - mpmath.mpf("0.04"), mpmath.mpf("0.05"), rel_eps=mpmath.mpf(10) ** -45)
-    c_max = (mpmath.mpf("0.1") * tau - 4 * tau ** 2) / 3      # 3.2e-5: tau + 4 tau^2 + 3c <= 1.1 tau
-    assert mpmath.almosteq(c_max, mpmath.mpf("3.2e-5"), rel_eps=mpmath.mpf(10) ** -40)
-    assert tau + 4 * tau ** 2 + 3 * c_max <= mpmath.mpf("1.1") * tau * (1 + mpmath.mpf(10) ** -45)
+def test_lower_bound_proof_constants(certificate):
+    F = Fraction
+    tau = F(1, 1000)
+    assert F(11, 10) * tau <= F(4, 100) ** 2                   # sqrt(1.1 tau) = 0.03316... <= 0.04
+    assert F(11, 10) * 3 / 4 <= F(91, 100) ** 2                # sqrt(1.1 * 3/4) = 0.90829... <= 0.91
+    assert F(5, 100) ** 2 >= F(11, 10) * tau                   # 0.0025 >= 0.0011
+    assert 1 - F(91, 100) - F(4, 100) == F(5, 100)
+    c_max = (F(1, 10) * tau - 4 * tau ** 2) / 3                # 3.2e-5: tau + 4 tau^2 + 3c <= 1.1 tau
+    assert c_max == F(32, 10**6)
+    assert tau + 4 * tau ** 2 + 3 * c_max == F(11, 10) * tau
+    certificate.point(6)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named point")
 @pytest.mark.claim("erm_geometry:Algorithm 2 privacy")
-def test_objective_perturbation_violation_at_50_digits():
+def test_objective_perturbation_violation_at_50_digits(certificate):
     """Catalogue P10: n = 10, eps = 1, delta = 1e-3, zeta = 0.2, event {theta_priv = -1} = {b >= cbar + abar + zeta}."""
+    sb = 2 * (2 * arb(1000).log()).sqrt() / 10
+    assert ncdf(-arb("1.9") / sb) - arb(1).exp() * ncdf(-arb("2.2") / sb) > arb("1e-3")       # violation, certified
+    kb = 2 * (8 * arb(2000).log() + 4).sqrt() / 10
+    assert ncdf(-arb("1.9") / kb) - arb(1).exp() * ncdf(-arb("2.2") / kb) < 0
+    certificate.point(2)
     sigma = 2 * mpmath.sqrt(2 * mpmath.log(1000)) / 10
     # mpmath.mp.dps = 30: 2*sqrt(2*log(1000))/10 = 0.743384437769967689...
     assert mpmath.almosteq(sigma, mpmath.mpf("0.743384437769967689"), rel_eps=mpmath.mpf(10) ** -17)
@@ -134,7 +180,7 @@ def test_objective_perturbation_violation_at_50_digits():
     assert float(kst) == pytest.approx(eg.kst_sigma_algorithm2(1.0, 1e-3, 2.0, 10), rel=1e-14)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("three points, uncertified mpmath quadrature")
 @pytest.mark.claim("erm_geometry:Section 2.2 Gaussian widths")
 @pytest.mark.parametrize("p,l2,l1,simplex", [
     # mpmath.mp.dps = 30: sqrt(2)*gamma((p+1)/2)/gamma(p/2); quad(1-(2 ncdf(x)-1)^p, [0, inf]);
@@ -156,16 +202,17 @@ def test_gaussian_widths_against_mpmath(p, l2, l1, simplex):
     assert g2 < mpmath.sqrt(p) and g1 <= mpmath.sqrt(2 * mpmath.log(2 * p))
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named p")
 @pytest.mark.claim("erm_geometry:Fact 2.3")
 @pytest.mark.parametrize("p", [1, 10, 100, 1000])
-def test_expected_w_at_most_g2_plus_r2_for_the_l2_ball_exactly(p):
+def test_expected_w_at_most_g2_plus_r2_for_the_l2_ball_exactly(p, certificate):
     """Q = unit l2 ball: W = ||g||^2, E W = p exactly; G^2 = 2 Gamma((p+1)/2)^2/Gamma(p/2)^2; r = 1."""
-    G = mpmath.sqrt(2) * mpmath.gamma(mpmath.mpf(p + 1) / 2) / mpmath.gamma(mpmath.mpf(p) / 2)
+    G = arb(2).sqrt() * (arb(p + 1) / 2).gamma() / (arb(p) / 2).gamma()
     assert p <= G ** 2 + 1
+    certificate.point()
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("one point, uncertified mpmath incomplete gamma")
 @pytest.mark.claim("erm_geometry:Fact 2.3")
 def test_paper_integrand_of_equation_7_is_not_an_upper_bound():
     """(7) bounds P[W >= x] by 2 exp(-(x - G^2)/(2 r^2)). For the unit l2 ball in R^100 (W ~ chi^2_100)
