@@ -198,7 +198,7 @@ def test_rate_plot_has_axes_interval_claimed_and_nearest_wrong_slopes(tmp_path):
     assert any("interval" in t for t in labels)
     plt.close(fig)
     paths = write_plots([_gaussian_row(), row], str(tmp_path))
-    assert [p.rsplit("/", 1)[1] for p in paths] == ["privacy_core.png", "rate_00_core_Laplace_mechanism_privacy__1.png"]
+    assert [p.rsplit("/", 1)[1] for p in paths] == ["privacy_core.png", "rate_core_Laplace_mechanism_privacy__1.png"]
 
 
 @pytest.mark.parametrize("fields, shown", [
