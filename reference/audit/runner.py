@@ -602,17 +602,81 @@ def run_audit(paper: str | None = None, *, quick: bool = False, beta: float = 0.
         if skipped and progress:
             progress(f"--quick: {len(skipped)} full-audit-only rows skipped ("
                      + "; ".join(f"{c.claim}: {c.title}" for c in skipped) + ")")
-    rows = []
-    for i, (case, key) in enumerate(zip(todo, keys), 1):
-        if progress:
-            progress(f"[{i}/{len(todo)}] {case.claim} - {case.title} ...")
-        row = run_case(case, quick=quick, beta=beta, executor=executor, samples=samples, progress=progress,
-                       key=key)
-        if progress:
-            progress(f"[{i}/{len(todo)}]   {row.verdict} in {row.seconds:.1f} s")
-        rows.append(row)
+    if isinstance(executor, cf.ProcessPoolExecutor) and len(todo) > 1:
+        rows = _run_rows_in_parallel(todo, keys, quick=quick, beta=beta, executor=executor, samples=samples,
+                                     progress=progress)
+    else:
+        rows = []
+        for i, (case, key) in enumerate(zip(todo, keys), 1):
+            if progress:
+                progress(f"[{i}/{len(todo)}] {case.claim} - {case.title} ...")
+            row = run_case(case, quick=quick, beta=beta, executor=executor, samples=samples, progress=progress,
+                           key=key)
+            if progress:
+                progress(f"[{i}/{len(todo)}]   {row.verdict} in {row.seconds:.1f} s")
+            rows.append(row)
     _note_short_black_box_rows(rows)
     return rows
+
+
+def _run_one_row(case_bytes: bytes, key: str, quick: bool, beta: float, samples: int | None) -> AuditRow:
+    """A worker process runs one whole row, its chunks one after another (``SerialExecutor``)."""
+    return run_case(pickle.loads(case_bytes), quick=quick, beta=beta, executor=SerialExecutor(), samples=samples,
+                    key=key)
+
+
+def _run_rows_in_parallel(todo, keys, *, quick, beta, executor, samples, progress) -> list[AuditRow]:
+    """On a local process pool the rows themselves run in parallel, a whole row per worker: much of a row's
+    time is spent in its own process (exact laws in mpmath, the accountant, white-box likelihoods), which
+    chunk-level parallelism cannot share out. The numbers are the same as a serial run's (every chunk is
+    seeded by its case and index, never by where it runs); the rows come back in the table's order. A case
+    that cannot be pickled runs in this process afterwards, its chunks on the pool."""
+    futures, local = {}, []
+    seconds = _last_seconds()
+    longest_first = sorted(range(len(todo)), key=lambda i: -seconds.get(keys[i], _expected_cost(todo[i], quick)))
+    for i in longest_first:
+        try:
+            payload = pickle.dumps(todo[i])
+        except Exception:          # noqa: BLE001 - a lambda or local function in the case: run it here
+            local.append(i)
+            continue
+        futures[executor.submit(_run_one_row, payload, keys[i], quick, beta, samples)] = i
+    rows: dict[int, AuditRow] = {}
+    done = 0
+    for future in cf.as_completed(futures):
+        i = futures[future]
+        rows[i] = future.result()              # an error in a row propagates: no partial report
+        done += 1
+        if progress:
+            progress(f"[{done}/{len(todo)}] {todo[i].claim} - {todo[i].title}: {rows[i].verdict} in "
+                     f"{rows[i].seconds:.1f} s")
+    for i in local:
+        rows[i] = run_case(todo[i], quick=quick, beta=beta, executor=executor, samples=samples, progress=progress,
+                           key=keys[i])
+        done += 1
+        if progress:
+            progress(f"[{done}/{len(todo)}] {todo[i].claim} - {todo[i].title}: {rows[i].verdict} in "
+                     f"{rows[i].seconds:.1f} s")
+    return [rows[i] for i in range(len(todo))]
+
+
+def _last_seconds() -> dict[str, float]:
+    """Each row's seconds in the committed full audit (docs/audit-results.json, in a source checkout), by key."""
+    path = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "docs", "audit-results.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return {r["key"]: float(r["seconds"]) for r in json.load(fh)["rows"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _expected_cost(case, quick: bool) -> float:
+    """A rough size of a row, to start the long ones first (so no worker is left with a long row at the end)."""
+    if isinstance(case, PrivacyCase):
+        return float(case.quick_samples if quick else case.samples) * (4 if case.gaussian_mu is not None else 2)
+    if isinstance(case, RateCase):
+        return 1e5
+    return 1e3
 
 
 BLACK_BOX_NOTE_BELOW = 0.75     # a black-box row (no target of its own) below this says why

@@ -361,3 +361,22 @@ def test_retired_rows_never_run_and_keep_their_key():
     assert any("retired" in s and f"{CLAIM} #1: audited by #3" in s for s in said)
     with pytest.raises(ParameterError):
         tiny_case(retired=True)
+
+
+@pytest.mark.claim("core:Audit report")
+def test_rows_run_in_parallel_on_a_pool_give_the_serial_numbers_in_the_table_order():
+    """On a local process pool whole rows run side by side (both cores busy on rows whose time is spent in
+    their own process); the rows are those of a serial run, number for number, in the same order; a
+    case that cannot be pickled is refused with the pool's own error, as before."""
+    cases = [tiny_case(title=t, sampler=repeat(one_run), statistic=per_output(first),
+                       negative_control=repeat(functools.partial(one_run, scale=0.5)), chunk=500)
+             for t in ("a", "b", "c")]
+    cases.append(tiny_case(title="d", sampler=repeat(one_run), statistic=lambda x: x[..., 0],
+                           negative_control=repeat(functools.partial(one_run, scale=0.5)), chunk=500))
+    serial = run_audit(cases=cases[:3], samples=2_000)
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        pooled = run_audit(cases=cases[:3], samples=2_000, executor=pool)
+        with pytest.raises(AuditError):            # the unpicklable statistic is refused by the pool's check
+            run_audit(cases=cases, samples=2_000, executor=pool)
+    keys = ("key", "title", "epsilon_lower_bound", "negative_control_measured", "detail", "verdict")
+    assert [[getattr(r, k) for k in keys] for r in serial] == [[getattr(r, k) for k in keys] for r in pooled]
