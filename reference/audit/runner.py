@@ -593,15 +593,17 @@ def run_audit(paper: str | None = None, *, quick: bool = False, beta: float = 0.
         keys = [k for k, c in zip(keys, todo) if not getattr(c, "retired", "")]
         todo = [c for c in todo if not getattr(c, "retired", "")]
         if progress:
-            progress(f"{len(retired)} retired rows not run ("
-                     + "; ".join(f"{k}: {c.retired}" for k, c in retired) + ")")
+            progress("\n".join([f"{len(retired)} retired rows not run:"] + [
+                textwrap.fill(f"{k}: {c.retired}", TABLE_WIDTH, initial_indent="  - ", subsequent_indent="    ")
+                for k, c in retired]))
     if quick:
         skipped = [c for c in todo if not getattr(c, "in_quick", True)]
         keys = [k for k, c in zip(keys, todo) if getattr(c, "in_quick", True)]
         todo = [c for c in todo if getattr(c, "in_quick", True)]
         if skipped and progress:
-            progress(f"--quick: {len(skipped)} full-audit-only rows skipped ("
-                     + "; ".join(f"{c.claim}: {c.title}" for c in skipped) + ")")
+            progress("\n".join([f"--quick: {len(skipped)} full-audit-only rows skipped:"] + [
+                textwrap.fill(f"{c.claim}: {c.title}", TABLE_WIDTH, initial_indent="  - ", subsequent_indent="    ")
+                for c in skipped]))
     if isinstance(executor, cf.ProcessPoolExecutor) and len(todo) > 1:
         rows = _run_rows_in_parallel(todo, keys, quick=quick, beta=beta, executor=executor, samples=samples,
                                      progress=progress)
