@@ -20,7 +20,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import sympy as sp
+from flint import arb, ctx
+
 from reference.algorithms import online as ol
+from verifier import prove
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -31,21 +35,32 @@ def _working_precision():
         yield
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named points")
 @pytest.mark.claim("online:Algorithm 1 line 7")
 @pytest.mark.parametrize("T", [2, 3, 10, 1000, 10**6])
 @pytest.mark.parametrize("delta", ["0.27", "0.1", "1e-2", "1e-8"])
-def test_closed_forms_of_c(T, delta):
-    d = mpmath.mpf(delta)
-    Tm = mpmath.mpf(T)
-    c = mpmath.log(mpmath.log(2 / d) / 2) / (2 * mpmath.log(Tm))
-    assert abs(Tm ** (mpmath.mpf("0.5") + c) / mpmath.sqrt(Tm * mpmath.log(2 / d) / 2) - 1) < mpmath.mpf(10) ** -40
-    assert abs(2 * mpmath.exp(-2 * Tm ** (2 * c)) / d - 1) < mpmath.mpf(10) ** -40
-    assert (c > 0) == (d < 2 * mpmath.exp(-2))
-    assert ol.pocp_c(T, float(delta)) == pytest.approx(float(c), rel=1e-12, abs=1e-15)
+def test_closed_forms_of_c(T, delta, certificate):
+    with ctx.workprec(256):
+        d, Tm = arb(delta), arb(T)
+        c = ((2 / d).log() / 2).log() / (2 * Tm.log())
+        assert abs(Tm ** (arb("0.5") + c) / (Tm * (2 / d).log() / 2).sqrt() - 1) < arb("1e-40")
+        assert abs(2 * (-2 * Tm ** (2 * c)).exp() / d - 1) < arb("1e-40")
+        assert (c > 0) if d < 2 * arb(-2).exp() else (c < 0)
+        assert abs(arb(ol.pocp_c(T, float(delta))) - c) <= abs(c) * arb("1e-12") + arb("1e-15")
+    certificate.point(4)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="branch and bound over u in [0, 1]")
+@pytest.mark.claim("online:Lemma 1")
+def test_lemma_1_exponent_for_every_parameter(certificate):
+    """Lemma 1's exponent is eps1 (sqrt(1 - u) + u/4) with u = eps1/(ln(T/delta) + eps1) in (0, 1) (the identity is
+    checked at 50 digits on hypothesis examples below: evidence); the bound sqrt(1 - u) + u/4 <= 1 holds for EVERY
+    u in [0, 1]: 1 - sqrt(1-u) = u/(1 + sqrt(1-u)) >= u/2 (branch and bound proves
+    1/(1 + sqrt(1 - u)) - 1/4 > 0 on [0, 1])."""
+    certificate.add(prove(lambda x: 1 / (1 + (1 - x).nonnegative_part().sqrt()) - arb(1) / 4, [(0, 1)], claim="sqrt(1-u) + u/4 <= 1"))
+
+
+@pytest.mark.evidence("hypothesis examples (mpmath, 50 digits)")
 @pytest.mark.claim("online:Lemma 1")
 @given(lT=st.floats(0.31, 6), ld=st.floats(-10, -1), le=st.floats(-4, 4))
 def test_lemma_1_exponent(lT, ld, le):
@@ -64,7 +79,7 @@ def kl(p, q):
     return mpmath.fsum(pi * mpmath.log(pi / qi) for pi, qi in zip(p, q))
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("hypothesis examples (random distributions, mpmath)")
 @pytest.mark.claim("online:Lemma 2")
 @given(k=st.integers(2, 6), le=st.floats(-3, math.log10(5)), seed=st.integers(0, 10**6))
 def test_lemma_2_kl_bound(k, le, seed):
@@ -81,19 +96,33 @@ def test_lemma_2_kl_bound(k, le, seed):
     assert eps * mpmath.tanh(eps / 2) <= 2 * eps ** 2
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="symbolic identity (every eps > 0) + branch and bound")
 @pytest.mark.claim("online:Lemma 2")
-def test_lemma_2_tight_for_randomized_response():
-    for eps in (mpmath.mpf("0.01"), mpmath.mpf(1), mpmath.mpf(5)):
-        a = mpmath.exp(eps) / (1 + mpmath.exp(eps))
-        assert abs(kl([a, 1 - a], [1 - a, a]) - eps * mpmath.tanh(eps / 2)) < mpmath.mpf(10) ** -30
+def test_lemma_2_tight_for_randomized_response(certificate):
+    """KL of randomized response = eps tanh(eps/2) for every eps > 0 (sympy), and eps tanh(eps/2) <= 2 eps^2 for
+    every eps > 0, i.e. tanh(eps/2) <= 2 eps: the verifier proves it on [1/1000, 50]; beyond, tanh <= 1 < 100; below,
+    tanh(x) <= x (tanh' = sech^2 <= 1) gives tanh(eps/2) <= eps/2."""
+    e = sp.symbols("epsilon", positive=True)
+    a = sp.exp(e) / (1 + sp.exp(e))
+    kl_rr = a * sp.log(a / (1 - a)) + (1 - a) * sp.log((1 - a) / a)
+    assert sp.simplify(sp.expand_log(sp.simplify(kl_rr - e * sp.tanh(e / 2)), force=True).rewrite(sp.exp)) == 0
+    certificate.add(prove(lambda x: 2 * x - (x / 2).tanh(), [("0.001", 50)], claim="tanh(e/2) < 2e"))
+    for eps in ("0.01", "1", "5"):
+        with ctx.workprec(256):
+            eb = arb(eps)
+            ab = eb.exp() / (1 + eb.exp())
+            klb = ab * (ab / (1 - ab)).log() + (1 - ab) * ((1 - ab) / ab).log()
+            assert abs(klb - eb * (eb / 2).tanh()) < arb("1e-30")
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named T (H_n = digamma(n + 1) + Euler's gamma)")
 @pytest.mark.claim("online:eq. (35)")
 @pytest.mark.parametrize("T", [2, 3, 10, 100, 10**4, 10**6])
-def test_harmonic_facts(T):
-    H = lambda n: mpmath.harmonic(n)
-    assert H(T - 1) >= mpmath.log(T)                 # (35)'s last step, sum_{t=2}^T 1/(t-1) <= ln T, is false
-    assert H(T) - 1 <= mpmath.log(T)                 # the corrected sum_{t=2}^T 1/t is <= ln T
+def test_harmonic_facts(T, certificate):
+    with ctx.workprec(256):
+        H = lambda n: arb(n + 1).digamma() + arb.const_euler()   # noqa: E731
+        assert H(T - 1) >= arb(T).log()          # (35)'s last step, sum_{t=2}^T 1/(t-1) <= ln T, is false
+        assert H(T) - 1 <= arb(T).log()          # the corrected sum_{t=2}^T 1/t is <= ln T
+    certificate.point(2)
+    H = lambda n: mpmath.harmonic(n)    # noqa: E731
     assert ol.pol_sensitivity(1.0, 1.0, T) == pytest.approx(float(2 * (H(T) - 1) / T), rel=1e-12)
