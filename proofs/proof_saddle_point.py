@@ -13,6 +13,11 @@ import math
 import mpmath
 import pytest
 
+from fractions import Fraction
+
+import sympy
+from flint import arb, ctx
+
 from reference.algorithms import saddle_point as sp
 from reference.privacy.mechanisms import truncated_geometric_pmf
 
@@ -30,7 +35,20 @@ def _cor36(eps0, k, delta):
     return mpmath.sqrt(2 * k * L) * eps0 + k * eps0 ** 2 / 2
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="symbolic, every eps, L, k > 0")
+@pytest.mark.claim("saddle_point:Corollary 3.6")
+def test_corollary_3_6_boundary_for_every_parameter(certificate):
+    """With eps0 = eps/(2 sqrt(2 k L)): sqrt(2 k L) eps0 + k eps0^2/2 = eps/2 + eps^2/(16 L) for every eps, k, L > 0,
+    and eps/2 + eps^2/(16 L) <= eps iff eps <= 8 L (the difference is eps (eps - 8L)/(16 L))."""
+    eps, k, L = sympy.symbols("epsilon k L", positive=True)
+    e0 = eps / (2 * sympy.sqrt(2 * k * L))
+    total = sympy.sqrt(2 * k * L) * e0 + k * e0 ** 2 / 2
+    assert sympy.simplify(total - (eps / 2 + eps ** 2 / (16 * L))) == 0
+    assert sympy.simplify(eps / 2 + eps ** 2 / (16 * L) - eps - eps * (eps - 8 * L) / (16 * L)) == 0
+    certificate.point(2)
+
+
+@pytest.mark.evidence("grid of (eps, delta, k), mpmath")
 @pytest.mark.claim("saddle_point:Corollary 3.6")
 @pytest.mark.parametrize("k", [1, 7, 100, 10**4, 10**6])
 def test_corollary_3_6_boundary_is_8_log_1_over_delta(k):
@@ -44,7 +62,7 @@ def test_corollary_3_6_boundary_is_8_log_1_over_delta(k):
             assert (total <= eps) == (eps <= 8 * L)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("points; the package's step against mpmath (50 digits, uncertified)")
 @pytest.mark.claim("saddle_point:Proposition 3.3")
 @pytest.mark.parametrize("K,T,B", [(1, 10, 4), (3, 500, 20), (7, 2000, 1)])
 def test_proposition_3_3_step_is_corollary_3_6_at_2_K_plus_1_T_draws(K, T, B):
@@ -56,7 +74,7 @@ def test_proposition_3_3_step_is_corollary_3_6_at_2_K_plus_1_T_draws(K, T, B):
     assert _cor36(eps0, 2 * (K + 1) * T, delta) <= eps
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("points; the package's step against mpmath (50 digits, uncertified)")
 @pytest.mark.claim("saddle_point:Proposition 3.17")
 @pytest.mark.parametrize("Gamma,B", [(8, 1), (256, 4), (50_000, 2)])
 def test_proposition_3_17_step_admits_2_Gamma_draws_in_the_filter(Gamma, B):
@@ -68,7 +86,7 @@ def test_proposition_3_17_step_admits_2_Gamma_draws_in_the_filter(Gamma, B):
     assert _cor36(eps0, 2 * Gamma, delta) <= eps
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("points; the package's step against mpmath (50 digits, uncertified)")
 @pytest.mark.claim("saddle_point:Proposition 4.3")
 def test_proposition_4_3_step_is_corollary_3_6_at_N_draws():
     eps, delta, L0, T, N = 0.5, 1e-7, 1.5, 1000, 4321
@@ -80,7 +98,23 @@ def test_proposition_4_3_step_is_corollary_3_6_at_N_draws():
     assert sp.algorithm5_sample_count(3, 100, 7, 15) == 3 * (15 + len(range(15 + 7, 101, 7)) + 1)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="exact rationals, every N <= M <= 64")
+@pytest.mark.claim("saddle_point:Algorithm 2 sensitivity")
+def test_algorithm_2_sensitivity_constant_is_at_most_5_for_every_level(certificate):
+    """c(N, M) = 2/2^(N+1) + (1/p_N) 4/2^(N+1) = 2^-N + 2/C_M <= 5 for every 0 <= N <= M <= 64, exactly
+    (C_M = 1/(2(1 - 2^-(M+1))), p_N = C_M 2^-N); and for every M: 2^-N + 4(1 - 2^-(M+1)) < 1 + 4 = 5."""
+    n = 0
+    for M in range(65):
+        CM = 1 / (2 * (1 - Fraction(1, 2 ** (M + 1))))
+        for N in range(M + 1):
+            pN = CM * Fraction(1, 2 ** N)
+            c = Fraction(2, 2 ** (N + 1)) + (1 / pN) * Fraction(4, 2 ** (N + 1))
+            assert c == Fraction(1, 2 ** N) + 2 / CM and c <= 5
+            n += 1
+    certificate.point(n)
+
+
+@pytest.mark.evidence("points, mpmath (50 digits)")
 @pytest.mark.claim("saddle_point:Algorithm 2 sensitivity")
 @pytest.mark.parametrize("M", [0, 1, 3, 10, 40])
 def test_algorithm_2_sensitivity_constant_is_at_most_5(M):
@@ -94,19 +128,20 @@ def test_algorithm_2_sensitivity_constant_is_at_most_5(M):
         assert c <= 5
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="exact rationals at the named M")
 @pytest.mark.claim("saddle_point:Truncated geometric level")
 @pytest.mark.parametrize("M", [0, 2, 5, 12])
-def test_truncated_geometric_moments(M):
-    CM = 1 / (2 * (1 - mpmath.mpf(2) ** -(M + 1)))
-    p = [CM * mpmath.mpf(2) ** -k for k in range(M + 1)]
-    assert mpmath.almosteq(mpmath.fsum(p), 1, 1e-45)
-    assert mpmath.almosteq(mpmath.fsum(pk * 2 ** (k + 1) for k, pk in enumerate(p)), 2 * CM * (M + 1), 1e-45)
-    assert mpmath.almosteq(mpmath.fsum(pk / pk for pk in p), M + 1, 1e-45)     # E[1/p_N] = M + 1
-    assert mpmath.mpf(1) / 2 <= CM <= 1
+def test_truncated_geometric_moments(M, certificate):
+    CM = 1 / (2 * (1 - Fraction(1, 2 ** (M + 1))))
+    p = [CM * Fraction(1, 2 ** k) for k in range(M + 1)]
+    assert sum(p) == 1
+    assert sum(pk * 2 ** (k + 1) for k, pk in enumerate(p)) == 2 * CM * (M + 1)
+    assert sum(pk * (1 / pk) for pk in p) == M + 1     # E[1/p_N] = M + 1
+    assert Fraction(1, 2) <= CM <= 1
+    certificate.point(4)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("points; the package's budget at six ratios (exact integers, but a sample of n/B)")
 @pytest.mark.claim("saddle_point:Algorithm 3 stopping rule")
 @pytest.mark.parametrize("ratio", [64, 100, 1024, 1500, 4096, 65536])
 def test_corrected_budget_reserves_at_most_a_quarter_and_the_catalogues_first_rule_does_not(ratio):
