@@ -21,6 +21,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
+from flint import arb, ctx
+
 from reference.geometry.mirror import NegativeEntropyMap, PNormMap
 from reference.geometry.width import width_l1_ball, width_l2_ball, width_simplex
 
@@ -96,13 +98,15 @@ def test_width_grid_against_mpmath(d):
         assert abs(width_simplex(d)[0] - float(mp_width_simplex(d))) <= 1e-11 * float(mp_width_simplex(d))
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named d")
 @pytest.mark.claim("core:Gaussian width exact values")
 @pytest.mark.parametrize("d", [19, 39, 40, 41, 5000, 10**6, 10**9, 10**15])
-def test_l2_width_has_no_cancellation_at_large_d(d):
-    """exp(gammaln - gammaln) lost 1e-12 .. 1e-8 relative here; the package must stay within 4 ulps."""
-    ref = mp_width_l2(d)
-    assert abs(width_l2_ball(d) - float(ref)) <= 1e-15 * float(ref)
+def test_l2_width_has_no_cancellation_at_large_d(d, certificate):
+    """exp(gammaln - gammaln) lost 1e-12 .. 1e-8 relative here; the package must stay within 4 ulps (certified)."""
+    with ctx.workprec(256):
+        ref = arb(2).sqrt() * ((arb(d + 1) / 2).lgamma() - (arb(d) / 2).lgamma()).exp()
+        assert abs(arb(width_l2_ball(d)) - ref) <= arb("1e-15") * ref
+    certificate.point()
 
 
 @pytest.mark.evidence("points or uncertified numerics (not yet restated)")
@@ -186,16 +190,25 @@ def test_pnorm_map_is_1_strongly_convex_wrt_lp_on_a_grid(p):
     assert abs(got - float(ref)) <= 1e-13 * (1 + abs(float(ref)))
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named d")
 @pytest.mark.claim("core:Strong convexity of mirror maps")
 @pytest.mark.parametrize("d", [3, 8, 100, 10**4, 10**8])
-def test_l1_modulus_of_the_pnorm_map_for_the_l1_ball(d):
+def test_l1_modulus_of_the_pnorm_map_for_the_l1_ball(d, certificate):
     """p = 1 + 1/ln d: ||v||_1 <= d^{1-1/p} ||v||_p = e^{1/p} ||v||_p, so the l1 modulus is d^{2/p-2} = e^{-2/p}."""
+    with ctx.workprec(256):
+        db = arb(d)
+        pb = 1 + 1 / db.log()
+        e = arb(1).exp()
+        assert abs(db ** (1 - 1 / pb) - e ** (1 / pb)) < arb("1e-45") * e
+        assert abs(db ** (2 / pb - 2) - e ** (-2 / pb)) < arb("1e-45")
+        assert e ** (-2 / pb) >= e ** -2
+        assert abs(arb(PNormMap.for_l1_ball(d).strong_convexity_wrt("l1", d)) - e ** (-2 / pb)) <= arb("1e-14")
+        k = d
+        if k >= 3:
+            q = db.log() / (db.log() - 1)
+            assert abs(db ** (1 - 1 / q) - e) < arb("1e-45")
+    certificate.point(5)
     p = 1 + 1 / mp.log(d)
-    assert abs(mp.mpf(d) ** (1 - 1 / p) - mp.e ** (1 / p)) < mp.mpf(10) ** -45 * mp.e
-    assert abs(mp.mpf(d) ** (2 / p - 2) - mp.e ** (-2 / p)) < mp.mpf(10) ** -45
-    assert mp.e ** (-2 / p) >= mp.e ** -2
-    assert abs(PNormMap.for_l1_ball(d).strong_convexity_wrt("l1", d) - float(mp.e ** (-2 / p))) <= 1e-14
     # Claim 3.5 of erm_geometry: q = ln k/(ln k - 1) gives k^{1 - 1/q} = e exactly
     k = d
     q = mp.log(k) / (mp.log(k) - 1)

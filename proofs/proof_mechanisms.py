@@ -13,6 +13,10 @@ import mpmath
 import numpy as np
 import pytest
 
+from fractions import Fraction
+
+from flint import arb
+
 from reference.privacy.mechanisms import exponential_mechanism_probabilities, truncated_geometric_pmf
 from reference.privacy.tree import tree_sensitivity
 
@@ -104,7 +108,7 @@ def test_laplace_noisy_max_worst_pair_loss_lies_strictly_between_r_and_2r(r):
         assert float(loss) == pytest.approx(1.30685281944005469058276787854, rel=1e-15)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="exact rationals at the named M")
 @pytest.mark.claim("core:Truncated geometric law")
 @pytest.mark.parametrize("M,C", [
     (0, 1.0),                              # 1/(2(1 - 2^-1))            (mpmath, mp.dps = 50)
@@ -112,15 +116,22 @@ def test_laplace_noisy_max_worst_pair_loss_lies_strictly_between_r_and_2r(r):
     (10, 0.5002442598925256472887152),     # 1/(2(1 - 2^-11))           (mpmath, mp.dps = 50)
     (60, 0.5000000000000000002168404),     # 1/(2(1 - 2^-61))           (mpmath, mp.dps = 50)
 ])
-def test_truncated_geometric_normalising_constant(M, C):
+def test_truncated_geometric_normalising_constant(M, C, certificate):
+    exact = 1 / (2 * (1 - Fraction(1, 2 ** (M + 1))))
+    assert abs(Fraction(C) - exact) <= exact * Fraction(1, 2**52)        # the table (a double), against the exact constant
+    assert abs(Fraction(float(truncated_geometric_pmf(M)[0])) - exact) <= exact * Fraction(1, 10**15)
+    certificate.point()
     p = truncated_geometric_pmf(M)
     assert p[0] == pytest.approx(C, rel=1e-15)
     np.testing.assert_allclose(p[1:] / p[:-1], 0.5, rtol=0, atol=0)     # exact halving, atom to atom
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named points")
 @pytest.mark.claim("core:Tree sensitivity")
-def test_tree_sensitivity_reference_values():
+def test_tree_sensitivity_reference_values(certificate):
+    assert abs(arb(tree_sensitivity(1024, 1.0)) - arb(11).sqrt()) <= arb(11).sqrt() * arb("1e-15")
+    assert abs(arb(tree_sensitivity(1023, 2.0)) - 2 * arb(10).sqrt()) <= arb(10).sqrt() * arb("2e-15")
+    certificate.point(2)
     # sqrt(11) = 3.316624790355399849114933   (mpmath: mpmath.sqrt(11), mp.dps = 50); floor(log2 1024) + 1 = 11
     assert tree_sensitivity(1024, 1.0) == pytest.approx(3.316624790355399849114933, rel=1e-15)
     assert tree_sensitivity(1023, 2.0) == pytest.approx(2 * math.sqrt(10), rel=1e-15)
