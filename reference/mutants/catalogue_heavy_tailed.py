@@ -82,8 +82,9 @@ MUTANTS = (
     ),
     Mutant(
         id="heavy_tailed-M09", target="heavy_tailed:CDPCWME", bug_class="sensitivity",
-        description="Algorithm 3's sensitivity taken as 3 tau / b (the factor 2 of the clip range lost)",
-        file=F, find="per = 6.0 * tau / bucket_size(n, m)", replace="per = 3.0 * tau / bucket_size(n, m)",
+        description="Algorithm 3's sensitivity taken as kappa 3 tau / b (the factor 2 of the clip range lost)",
+        file=F, find="per = cwme_parity_factor(m) * 6.0 * tau / bucket_size(n, m)",
+        replace="per = cwme_parity_factor(m) * 3.0 * tau / bucket_size(n, m)",
         checks=(f"{EST}::test_sensitivity_6_tau_over_b_is_attained",
                 f"{PRIV}::test_cdpcwme_audit_at_the_worst_pair_with_control"),
     ),
@@ -263,5 +264,38 @@ MUTANTS = (
         replace="        if t == 1:\n            seed = int(rng.integers(2 ** 63))\n"
                 "        g = np.asarray(oracle(G, np.random.default_rng(seed), own), dtype=float)\n",
         checks=("tests/heavy_tailed/test_whitebox.py::test_line_by_line_oracle_noise_is_independent_across_steps",),
+    ),
+    # Issue 21 (second pass): the parity of m, one source for m and the noise, the schedules, the utility checks.
+    Mutant(
+        id="heavy_tailed-M36", target="heavy_tailed:CDPCWME", bug_class="sensitivity",
+        description="Algorithm 3's sensitivity without footnote 9's parity factor: 6 tau / b for even m too (twice "
+                    "the truth; the certified noise 2x too large, the former code)",
+        file=F, find="per = cwme_parity_factor(m) * 6.0 * tau / bucket_size(n, m)",
+        replace="per = 6.0 * tau / bucket_size(n, m)",
+        checks=(f"{EST}::test_parity_aware_sensitivity_is_attained",
+                f"{EST}::test_cwme_sensitivity_at_d10_beta01_is_3_tau_sqrt_d_over_b"),
+    ),
+    Mutant(
+        id="heavy_tailed-M37", target="heavy_tailed:Algorithm 3", bug_class="estimator",
+        description="line 9's median for even m takes the upper middle bucket mean instead of footnote 9's mean of "
+                    "the two middle ones",
+        file=F, find="mu_hat = np.median(means, axis=0)", replace="mu_hat = np.sort(means, axis=0)[m // 2]",
+        checks=(f"{EST}::test_algorithm3_equals_the_paper_lines",
+                f"{EST}::test_parity_aware_sensitivity_is_attained"),
+    ),
+    Mutant(
+        id="heavy_tailed-M38", target="heavy_tailed:CDPCWME", bug_class="sensitivity",
+        description="Algorithm 3's sensitivity at 0.8 x the attained value at both parities",
+        file=F, find="return 1.0 if m % 2 else 0.5", replace="return 0.8 if m % 2 else 0.4",
+        checks=(f"{EST}::test_parity_aware_sensitivity_is_attained",),
+    ),
+    Mutant(
+        id="heavy_tailed-M39", target="heavy_tailed:CDPCWME", bug_class="noise-scale",
+        description="cdpcwme given m and a disagreeing beta takes the buckets from m and the printed sigma from beta "
+                    "(the former silent privacy break of the Theorem 5.2 schedule path)",
+        file=F, find="            if bucket_count(d, beta) != m:\n",
+        replace="            if False:\n",
+        checks=(f"{PRIV}::test_m_and_beta_have_one_source",
+                f"{PRIV}::test_theorem_5_2_schedule_path_certifies_at_most_the_claim"),
     ),
 )

@@ -76,8 +76,9 @@ def cwme_run(X, rng, *, rho, calibration="certified"):
 @pytest.mark.claim("heavy_tailed:Theorem 4.1 CDP")
 @pytest.mark.parametrize("rho", [0.05, 0.5, 3.0])
 def test_cdpcwme_ledger_and_certificates(rho):
-    """The ledger records the exact sensitivity 6 tau sqrt(d)/b; the accountant certifies exactly rho for the
-    certified noise and about rho/4 for the printed one (the proof's sensitivity is twice the exact one)."""
+    """The ledger records the exact sensitivity 6 tau sqrt(d)/b (m = 17, odd); the accountant certifies exactly
+    rho for the certified noise and about rho/4 for the printed one (the proof's sensitivity is twice the exact
+    one at odd m; four times at even m, test_printed_noise_certifies_rho_over_15_at_even_m)."""
     X = ht.heavy_tailed_data(600, 3, 3, np.random.default_rng(1))
     rng = np.random.default_rng(2)
     cert = ht.cdpcwme(X, rho, TAU, 0.1, rng, calibration="certified")
@@ -230,15 +231,93 @@ def test_algorithm2_full_run_audit_with_control():
 
 
 @pytest.mark.claim("heavy_tailed:Theorem 4.1 CDP")
-def test_printed_noise_with_rounded_buckets_can_fall_short_at_tiny_n():
+def test_printed_noise_with_rounded_buckets_can_fall_short_at_tiny_n_for_odd_m():
     """heavy_tailed-E04: the printed sigma uses the real m = 4 log(2d/beta) while Algorithm 3 needs whole
-    buckets (m = ceil, b = floor(n/m)). The exact sensitivity 6 tau / b stays below the proof's
-    12 tau m / n whenever b >= n / (2 m); at d = 1, m = 3.01 (4 buckets), n = 7 (b = 1) it does not:
-    the accountant certifies 0.676 > rho = 0.5 for the printed noise. From n >= 2 m_int on it holds."""
-    beta = 2 * math.exp(-3.01 / 4)
-    r = ht.cdpcwme(np.zeros((7, 1)), 0.5, TAU, beta, np.random.default_rng(0))
-    assert r.sensitivity > r.paper_sensitivity and r.certified > 0.5
-    assert r.certified == pytest.approx(0.6760411, rel=1e-6)
-    for n in range(8, 200):
-        assert ht.cdpcwme(np.zeros((n, 1)), 0.5, TAU, beta, np.random.default_rng(0)).certified <= 0.5
-    assert ht.cdpcwme(np.zeros((7, 1)), 0.5, TAU, beta, np.random.default_rng(0), calibration="certified").certified <= 0.5
+    buckets (m = ceil, b = floor(n/m)). The accountant's rho for the printed noise is
+    rho (kappa n / (2 b m_real))^2 (the ratio of the exact kappa 6 tau/b to the proof's 12 tau m_real/n).
+    Odd m: d = 1, m_real = 4.01 (5 buckets), n = 9 (b = 1): rho (9 / 8.02)^2 = 0.6297 rho > rho, and a
+    PrivacyWarning names it. Even m (kappa = 1/2): m_real = 3.01 (4 buckets), n = 7 (b = 1): only
+    rho (7 / 12.04)^2 = 0.338 rho (the former counterexample, wrong by the parity factor)."""
+    from reference.errors import PrivacyWarning
+
+    rho = 0.5
+    beta5 = 2 * math.exp(-4.01 / 4)
+    with pytest.warns(PrivacyWarning, match="heavy_tailed-E04"):
+        r = ht.cdpcwme(np.zeros((9, 1)), rho, TAU, beta5, np.random.default_rng(0))
+    assert (r.m, r.bucket_size) == (5, 1)
+    assert r.certified == pytest.approx(rho * (9 / (2 * 4.01)) ** 2, rel=1e-9)
+    assert r.certified == pytest.approx(0.6297, abs=1e-4) and r.certified > rho
+    # the certified calibration is within the claim, silently
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyWarning)
+        assert ht.cdpcwme(np.zeros((9, 1)), rho, TAU, beta5, np.random.default_rng(0),
+                          calibration="certified").certified <= rho
+        beta4 = 2 * math.exp(-3.01 / 4)
+        r4 = ht.cdpcwme(np.zeros((7, 1)), rho, TAU, beta4, np.random.default_rng(0))
+        assert (r4.m, r4.bucket_size) == (4, 1)
+        assert r4.certified == pytest.approx(rho * (0.5 * 7 / (2 * 3.01)) ** 2, rel=1e-9)
+        assert r4.certified == pytest.approx(0.169, abs=1e-3)
+        # from n >= 2 m on (b >= 2) the printed noise suffices at both parities
+        for n in range(10, 120):
+            assert ht.cdpcwme(np.zeros((n, 1)), rho, TAU, beta5, np.random.default_rng(0)).certified <= rho
+            assert ht.cdpcwme(np.zeros((n, 1)), rho, TAU, beta4, np.random.default_rng(0)).certified <= rho
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 4.1 CDP")
+def test_printed_noise_certifies_rho_over_15_at_even_m():
+    """heavy_tailed-E03 recomputed with footnote 9: at n = 1e4, d = 10, beta = 0.1 (m = 22, even, b = 454) the
+    printed variance 1152 tau^2 d log^2(2d/beta)/(rho n^2) with the exact sensitivity 3 tau sqrt(d)/b is
+    rho (3/b)^2 n^2 / (2 1152 log^2(200)) = 0.0675 rho (about rho/15); at odd m (d = 3, m = 17, n = 600) it is
+    about rho/4 (rho (6/b)^2 n^2 / (2 1152 log^2(60)) = 0.294 rho)."""
+    rho = 0.8
+    r = ht.cdpcwme(np.zeros((10_000, 10)), rho, TAU, 0.1, np.random.default_rng(0))
+    want = rho * (3 / 454) ** 2 * 10_000 ** 2 / (2 * 1152 * math.log(200) ** 2)
+    assert r.certified == pytest.approx(want, rel=1e-9)
+    assert 14 < rho / r.certified < 15
+    r17 = ht.cdpcwme(np.zeros((600, 3)), rho, TAU, 0.1, np.random.default_rng(0))
+    want17 = rho * (6 / 35) ** 2 * 600 ** 2 / (2 * 1152 * math.log(60) ** 2)
+    assert r17.certified == pytest.approx(want17, rel=1e-9)
+    assert 3 < rho / r17.certified < 4
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 4.1 CDP")
+def test_m_and_beta_have_one_source():
+    """cdpcwme with m and a beta that means another m is refused, naming both; with m alone the printed noise
+    follows m (72 tau^2 m^2 d/(rho n^2)); with both agreeing it is Theorem 4.1's printed noise."""
+    from reference.errors import ParameterError
+
+    X = np.zeros((200, 2))
+    with pytest.raises(ParameterError, match="m and beta"):
+        ht.cdpcwme(X, 0.5, TAU, 0.1, np.random.default_rng(0), m=5)
+    r = ht.cdpcwme(X, 0.5, TAU, None, np.random.default_rng(0), m=5)
+    assert r.noise_scale == pytest.approx(math.sqrt(72 * TAU ** 2 * 25 * 2 / (0.5 * 200 ** 2)), rel=1e-13)
+    m01 = math.ceil(4 * math.log(2 * 2 / 0.1))
+    both = ht.cdpcwme(X, 0.5, TAU, 0.1, np.random.default_rng(0), m=m01)
+    alone = ht.cdpcwme(X, 0.5, TAU, 0.1, np.random.default_rng(0))
+    assert both.noise_scale == alone.noise_scale and both.m == alone.m == m01
+
+
+@pytest.mark.claim("heavy_tailed:Lemma 5.1")
+def test_theorem_5_2_schedule_path_certifies_at_most_the_claim():
+    """The path docs/heavy_tailed.md recommends at d = 20 (Theorem 5.2's beta underflows, so Schedule.m is passed
+    as m): cdp_sco(..., m=s.m) certifies at most the claimed rho (formerly the default beta = 0.1 set the printed
+    sigma for 24 buckets while the run used s.m buckets: certified rho in the thousands, silently); the same
+    call with beta = 0.1 given explicitly is refused, naming m and beta."""
+    from reference.errors import ParameterError
+
+    n, d, rho = 7000, 20, 0.5
+    s = ht.schedule_thm52(n, d, rho, 2.0, strict=False)
+    assert s.beta == 0.0 and s.m > n // 2                 # beta underflows; m buckets of b = 1
+    X = ht.heavy_tailed_data(n, d, 3, np.random.default_rng(0))
+    res = ht.cdp_sco(X, ht.squared_loss_gradients, L2Ball(d, 1.0), rho, 2, 0.1, np.random.default_rng(1),
+                     tau=10.0, m=s.m)
+    # the exact rho of the printed noise: 2 steps at rho/2, each (kappa 6 / b)^2 / (2 (12 m / n)^2 / (2 rho/2))
+    kappa = 1.0 if s.m % 2 else 0.5
+    b = n // s.m
+    want = rho * (kappa * 6 / b) ** 2 / (12 * s.m / n) ** 2
+    assert res.certified_rho == pytest.approx(want, rel=1e-9)
+    assert res.certified_rho <= rho
+    with pytest.raises(ParameterError, match="m and beta"):
+        ht.cdp_sco(X, ht.squared_loss_gradients, L2Ball(d, 1.0), rho, 2, 0.1, np.random.default_rng(1),
+                   tau=10.0, m=s.m, beta=0.1)
