@@ -30,9 +30,11 @@ from pathlib import Path
 from .errors import ParameterError
 
 #: What a claim's formula rests on, where the paper's text is not the whole story (saddle_point's seed
-#: lost its formulas): the seed text itself, a cited source, a derivation in this package, or a
-#: reconstruction (a hypothesis the tests then try hard). Empty for papers whose text is intact.
-BASES = ("", "seed", "source", "derived", "reconstructed")
+#: lost its formulas): the seed text itself, a cited source, a sibling paper by overlapping authors whose
+#: definition is assumed identical ("sibling"), a derivation in this package, a reconstruction (a hypothesis
+#: the tests then try hard), or a convention of this package that is no statement of the paper ("package").
+#: Empty for papers whose text is intact.
+BASES = ("", "seed", "source", "sibling", "derived", "reconstructed", "package")
 
 KINDS = ("privacy", "sensitivity", "accounting", "utility", "lower-bound", "constant", "invariant")
 
