@@ -219,3 +219,51 @@ def test_range_bound_includes_the_quadratic_and_linear_terms_and_a_smaller_decla
     with pytest.raises(AssumptionViolation, match="B0"):
         sp.private_boosted_saddle_point(game, 8.0, 1e-3, np.random.default_rng(0), beta=0.25, B=2, k=2, k_prime=2,
                                         range_bound=0.999 * B0)
+
+
+# ---------------------------------------------------------------------------
+# Proposition 4.3's per-vertex loss: a worst-pair search over records at every position
+
+
+@pytest.mark.claim("saddle_point:Proposition 4.3")
+def test_proposition_4_3_per_vertex_loss_searched_over_every_position():
+    """Algorithm 5 (least squares on Delta_4, n = 200, K = 3, tau = 7, paper step): replaying the run's own private
+    estimates on neighbours that replace the record at position r (every 10th, the middle and the last; both signs of
+    its gradient), the log-probabilities of every average x_t move by at most eps0 = 4 eta L0 T, and by at most the
+    per-time bound 4 eta L0 r' (r' = r + 1 the record's weight alpha: it enters the cumulative gradient once, with
+    weight r'). The search finds the worst records in the middle: record 0 moves them by 0.0003 eps0, the worst
+    (position 60) by 0.087 eps0, 0.28 of its per-time bound, which the test requires to be reached within 0.2."""
+    from scipy.special import log_softmax
+
+    eps, delta, n, d, K, tau = 1.0, 1e-5, 200, 4, 3, 7
+    rng = np.random.default_rng(26)
+    a, b = rng.uniform(-1, 1, (n, d)), rng.uniform(-1, 1, n)
+    prob = sp.SimplexLeastSquares(a, b, lipschitz=2.0)
+    res = sp.private_sco_anytime(prob, eps, delta, np.random.default_rng(0), K=K, tau=tau)
+
+    def averages(aa, bb):
+        w, xs, x, A = np.full(d, 1 / d), [], np.full(d, 1 / d), 1.0
+        for t in range(1, n + 1):
+            xs.append(x)
+            g = (aa[t - 1] @ res.estimates[t - 1] - bb[t - 1]) * aa[t - 1]
+            w = np.exp(log_softmax(np.log(w) - res.eta * t * g))
+            x = (A * x + (t + 1) * w) / (A + t + 1)
+            A += t + 1
+        return np.log(np.array(xs))
+
+    base = averages(a, b)
+    np.testing.assert_allclose(np.exp(base), res.iterates_x, rtol=1e-9)
+    per_time = {}
+    losses = {}
+    for pos in sorted(set(range(0, n, 10)) | {n // 2, n - 1}):
+        loss = 0.0
+        for sign in (1.0, -1.0):
+            a2, b2 = a.copy(), b.copy()
+            a2[pos], b2[pos] = sign * np.sign(a[pos]), -sign
+            loss = max(loss, float(np.abs(averages(a2, b2) - base).max()))
+        bound_here = 4 * res.eta * 2.0 * (pos + 1)
+        assert loss <= bound_here * (1 + 1e-9) and loss <= res.epsilon0
+        losses[pos], per_time[pos] = loss, loss / bound_here
+    worst = max(losses, key=losses.get)
+    assert 0 < worst < n - 1 and losses[worst] > 100 * losses[0]
+    assert max(per_time.values()) >= 0.2
