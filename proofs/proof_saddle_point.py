@@ -30,6 +30,16 @@ def _working_precision():
         yield
 
 
+def _cor36_b(eps0, k, delta):
+    """Corollary 3.6's total on Arb balls (certified); delta a decimal string or ball."""
+    L = (1 / (arb(delta) if isinstance(delta, str) else delta)).log()
+    return (2 * k * L).sqrt() * eps0 + k * eps0 ** 2 / 2
+
+
+def _close(x, y, rel):
+    return bool(abs(x - y) <= abs(y) * arb(rel))
+
+
 def _cor36(eps0, k, delta):
     L = mpmath.log(1 / mpmath.mpf(delta))
     return mpmath.sqrt(2 * k * L) * eps0 + k * eps0 ** 2 / 2
@@ -48,51 +58,63 @@ def test_corollary_3_6_boundary_for_every_parameter(certificate):
     certificate.point(2)
 
 
-@pytest.mark.evidence("grid of (eps, delta, k), mpmath")
+@pytest.mark.rigorous(method="ball arithmetic at the named grid points (the domain: the symbolic test above)")
 @pytest.mark.claim("saddle_point:Corollary 3.6")
 @pytest.mark.parametrize("k", [1, 7, 100, 10**4, 10**6])
-def test_corollary_3_6_boundary_is_8_log_1_over_delta(k):
-    for eps_s in ("0.01", "0.5", "1", "3", "20"):
-        for delta_s in ("1e-10", "1e-5", "0.01", "0.3", "0.9"):
-            eps, delta = mpmath.mpf(eps_s), mpmath.mpf(delta_s)
-            L = mpmath.log(1 / delta)
-            eps0 = eps / (2 * mpmath.sqrt(2 * k * L))
-            total = _cor36(eps0, k, delta)
-            assert mpmath.almosteq(total, eps / 2 + eps ** 2 / (16 * L), 1e-40)
-            assert (total <= eps) == (eps <= 8 * L)
+def test_corollary_3_6_boundary_is_8_log_1_over_delta(k, certificate):
+    with ctx.workprec(256):
+        for eps_s in ("0.01", "0.5", "1", "3", "20"):
+            for delta_s in ("1e-10", "1e-5", "0.01", "0.3", "0.9"):
+                eps, delta = arb(eps_s), arb(delta_s)
+                L = (1 / delta).log()
+                eps0 = eps / (2 * (2 * k * L).sqrt())
+                total = _cor36_b(eps0, k, delta)
+                assert _close(total, eps / 2 + eps ** 2 / (16 * L), "1e-40")
+                holds, boundary = total <= eps, eps <= 8 * L
+                fails, beyond = total > eps, eps > 8 * L
+                assert (holds and boundary) or (fails and beyond)          # both decided, and they agree
+                certificate.point()
 
 
-@pytest.mark.evidence("points; the package's step against mpmath (50 digits, uncertified)")
+@pytest.mark.rigorous(method="ball arithmetic at the named points")
 @pytest.mark.claim("saddle_point:Proposition 3.3")
 @pytest.mark.parametrize("K,T,B", [(1, 10, 4), (3, 500, 20), (7, 2000, 1)])
-def test_proposition_3_3_step_is_corollary_3_6_at_2_K_plus_1_T_draws(K, T, B):
+def test_proposition_3_3_step_is_corollary_3_6_at_2_K_plus_1_T_draws(K, T, B, certificate):
     eps, delta, L0 = 0.7, 1e-6, 1.3
     eta = sp.paper_eta_algorithm1(eps, delta, L0, B, K, T)
-    boxed = mpmath.mpf(eps) * B / (16 * mpmath.mpf(L0) * mpmath.sqrt((K + 1) * T * mpmath.log(1 / mpmath.mpf(delta))))
-    assert mpmath.almosteq(eta, boxed, 1e-14)
-    eps0 = 4 * boxed * mpmath.mpf(L0) / B
-    assert _cor36(eps0, 2 * (K + 1) * T, delta) <= eps
+    with ctx.workprec(256):
+        e, d, l0 = arb(eps), arb(delta), arb(L0)        # the floats exactly
+        boxed = e * B / (16 * l0 * ((K + 1) * T * (1 / d).log()).sqrt())
+        assert _close(arb(eta), boxed, "1e-14")
+        eps0 = 4 * boxed * l0 / B
+        assert _cor36_b(eps0, 2 * (K + 1) * T, d) <= e
+    certificate.point(2)
 
 
-@pytest.mark.evidence("points; the package's step against mpmath (50 digits, uncertified)")
+@pytest.mark.rigorous(method="ball arithmetic at the named points")
 @pytest.mark.claim("saddle_point:Proposition 3.17")
 @pytest.mark.parametrize("Gamma,B", [(8, 1), (256, 4), (50_000, 2)])
-def test_proposition_3_17_step_admits_2_Gamma_draws_in_the_filter(Gamma, B):
+def test_proposition_3_17_step_admits_2_Gamma_draws_in_the_filter(Gamma, B, certificate):
     eps, delta, L0 = 1.0, 1e-5, 2.0
-    eta = mpmath.mpf(sp.paper_eta_algorithm3(eps, delta, L0, B, Gamma))
-    eps0 = 10 * eta * L0 / B                                     # 2 eta (5 L0 / B)
-    assert mpmath.almosteq(eps0, eps / (4 * mpmath.sqrt(Gamma * mpmath.log(1 / mpmath.mpf(delta)))), 1e-14)
-    # the filter expression (Theorem 3.5) at the worst-case 2 Gamma draws
-    assert _cor36(eps0, 2 * Gamma, delta) <= eps
+    with ctx.workprec(256):
+        eta = arb(sp.paper_eta_algorithm3(eps, delta, L0, B, Gamma))
+        d = arb(delta)
+        eps0 = 10 * eta * arb(L0) / B                                # 2 eta (5 L0 / B)
+        assert _close(eps0, arb(eps) / (4 * (Gamma * (1 / d).log()).sqrt()), "1e-14")
+        # the filter expression (Theorem 3.5) at the worst-case 2 Gamma draws
+        assert _cor36_b(eps0, 2 * Gamma, d) <= arb(eps)
+    certificate.point(2)
 
 
-@pytest.mark.evidence("points; the package's step against mpmath (50 digits, uncertified)")
+@pytest.mark.rigorous(method="ball arithmetic and exact integers at the named point")
 @pytest.mark.claim("saddle_point:Proposition 4.3")
-def test_proposition_4_3_step_is_corollary_3_6_at_N_draws():
+def test_proposition_4_3_step_is_corollary_3_6_at_N_draws(certificate):
     eps, delta, L0, T, N = 0.5, 1e-7, 1.5, 1000, 4321
-    eta = mpmath.mpf(sp.paper_eta_algorithm5(eps, delta, L0, T, N))
-    assert _cor36(4 * eta * L0 * T, N, delta) <= eps
-    assert mpmath.almosteq(4 * eta * L0 * T, eps / (2 * mpmath.sqrt(2 * N * mpmath.log(1 / mpmath.mpf(delta)))), 1e-14)
+    with ctx.workprec(256):
+        eta, d = arb(sp.paper_eta_algorithm5(eps, delta, L0, T, N)), arb(delta)
+        assert _cor36_b(4 * eta * arb(L0) * T, N, d) <= arb(eps)
+        assert _close(4 * eta * arb(L0) * T, arb(eps) / (2 * (2 * N * (1 / d).log()).sqrt()), "1e-14")
+    certificate.point(4)
     assert sp.algorithm5_sample_count(3, 100, 7, 15, rule="catalogue") == 3 * (15 + math.ceil((100 - 15) / 7) + 1)
     # the loop refreshes at t = t0 + k tau <= T: floor((T - t0) / tau) times (saddle_point-E06)
     assert sp.algorithm5_sample_count(3, 100, 7, 15) == 3 * (15 + len(range(15 + 7, 101, 7)) + 1)
@@ -114,18 +136,20 @@ def test_algorithm_2_sensitivity_constant_is_at_most_5_for_every_level(certifica
     certificate.point(n)
 
 
-@pytest.mark.evidence("points, mpmath (50 digits)")
+@pytest.mark.rigorous(method="exact rationals at the named M")
 @pytest.mark.claim("saddle_point:Algorithm 2 sensitivity")
 @pytest.mark.parametrize("M", [0, 1, 3, 10, 40])
-def test_algorithm_2_sensitivity_constant_is_at_most_5(M):
-    CM = 1 / (2 * (1 - mpmath.mpf(2) ** -(M + 1)))
+def test_algorithm_2_sensitivity_constant_is_at_most_5(M, certificate):
+    """The package's level law (floats) against the exact p_N = C_M 2^-N, and the constant, exactly."""
+    CM = 1 / (2 * (1 - Fraction(1, 2 ** (M + 1))))
     p = truncated_geometric_pmf(M)
     for N in range(M + 1):
-        assert mpmath.almosteq(p[N], CM * mpmath.mpf(2) ** -N, 1e-15)
+        exact = CM * Fraction(1, 2 ** N)
+        assert abs(Fraction(float(p[N])) - exact) <= exact * Fraction(1, 10**15)
         # G^0: 2 L0 / (B 2^(N+1)); the multilevel term: (1/p_N) (1 + 1/2 + 1/2) 2 L0 / (B 2^(N+1))
-        c = 2 / mpmath.mpf(2) ** (N + 1) + (1 / (CM * mpmath.mpf(2) ** -N)) * 4 / mpmath.mpf(2) ** (N + 1)
-        assert mpmath.almosteq(c, mpmath.mpf(2) ** -N + 2 / CM, 1e-40)
-        assert c <= 5
+        c = Fraction(2, 2 ** (N + 1)) + (1 / exact) * Fraction(4, 2 ** (N + 1))
+        assert c == Fraction(1, 2 ** N) + 2 / CM and c <= 5
+        certificate.point()
 
 
 @pytest.mark.rigorous(method="exact rationals at the named M")
@@ -141,17 +165,18 @@ def test_truncated_geometric_moments(M, certificate):
     certificate.point(4)
 
 
-@pytest.mark.evidence("points; the package's budget at six ratios (exact integers, but a sample of n/B)")
+@pytest.mark.rigorous(method="exact integers at the named ratios")
 @pytest.mark.claim("saddle_point:Algorithm 3 stopping rule")
 @pytest.mark.parametrize("ratio", [64, 100, 1024, 1500, 4096, 65536])
-def test_corrected_budget_reserves_at_most_a_quarter_and_the_catalogues_first_rule_does_not(ratio):
+def test_corrected_budget_reserves_at_most_a_quarter_and_the_catalogues_first_rule_does_not(ratio, certificate):
     """n / B = ratio. The corrected M = floor(log2 Gamma) - 3 keeps the reserve 2^(M+1) + 2 <= Gamma/4 + 2;
     the first reconstruction (A7: M = floor(log2(n/B)) - 2) reserves 50% or more of Gamma, all of it
     (no step runs) when n/B is a power of two (saddle_point-E03)."""
     Gamma, M = sp.algorithm3_budget(ratio, 1)
-    assert 2 ** (M + 1) + 2 <= Gamma / 4 + 2
-    M_old = int(math.floor(math.log2(ratio))) - 2
+    assert 2 ** (M + 1) + 2 <= Fraction(Gamma, 4) + 2
+    M_old = ratio.bit_length() - 1 - 2               # floor(log2(ratio)) - 2, in integers
     reserve_old = 2 ** (M_old + 1) + 2
-    assert reserve_old >= Gamma / 2
+    assert reserve_old >= Fraction(Gamma, 2)
+    certificate.point(2)
     if ratio & (ratio - 1) == 0:
         assert reserve_old > Gamma
