@@ -15,6 +15,8 @@ from __future__ import annotations
 import mpmath
 import pytest
 
+from flint import acb, arb, ctx
+
 from reference.privacy import accounting as acc
 from reference.privacy import pld
 from reference.privacy.ledger import FrozenLedger, MechanismEvent
@@ -38,6 +40,32 @@ def delta2(eps, e0):
     return d1(eps - e0, e0) / 2 + mpmath.exp(-e0) / 2 * d1(eps + e0, e0) + mpmath.quad(f, pts)
 
 
+def delta2_b(eps: str, e0: str) -> arb:
+    """The same delta_2 on Arb balls, certified: on each piece between kinks D_1(eps - l) is one analytic branch,
+    integrated by Arb (the atoms in closed form)."""
+    E, e = arb(e0), arb(eps)
+
+    def branch(t_mid):
+        """D_1 on the piece whose argument t lies around t_mid (a float)."""
+        if t_mid >= float(E.mid()):
+            return lambda t: 0 * t
+        if t_mid >= -float(E.mid()):
+            return lambda t: 1 - (-(E - t) / 2).exp()
+        return lambda t: 1 - t.exp()
+
+    def d1(t):
+        return branch(float(t.mid()))(t)
+
+    pts = sorted({-float(E.mid()), float(E.mid())} |
+                 {p for p in (float((e - E).mid()), float((e + E).mid())) if -float(E.mid()) < p < float(E.mid())})
+    exact = {float((-E).mid()): -E, float(E.mid()): E, float((e - E).mid()): e - E, float((e + E).mid()): e + E}
+    total = d1(e - E) / 2 + (-E).exp() / 2 * d1(e + E)
+    for a, b in zip(pts, pts[1:]):
+        f = branch(float(e.mid()) - (a + b) / 2)
+        total += acb.integral(lambda l, _: f(e - l) * (-(E - l) / 2).exp() / 4, exact[a], exact[b]).real
+    return total
+
+
 POINTS = [
     # (eps0, eps, delta2(eps, eps0)) with mp.dps = 50
     ("1", "1", "0.2418366753592082204952505812610244331976"),
@@ -48,24 +76,31 @@ POINTS = [
 ]
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
 @pytest.mark.claim("core:PLD composition")
 @pytest.mark.parametrize("e0, eps, ref", POINTS)
-def test_two_laplace_reference_points(e0, eps, ref):
+def test_two_laplace_reference_points(e0, eps, ref, certificate):
+    with ctx.workprec(256):
+        got_b = delta2_b(eps, e0)
+        assert abs(got_b - arb(ref)) <= arb(ref) * arb("1e-35")
+    certificate.point()
     with mpmath.workdps(DPS):
         ref_mp = mpmath.mpf(ref)
-        assert abs(delta2(eps, e0) - ref_mp) <= ref_mp * mpmath.mpf(10) ** -35
     c = pld.compose(pld.ledger_parts([("laplace", float(e0))] * 2, pld.grid_step([("laplace", float(e0))] * 2)))
     got = pld.pld_delta(c, float(eps))
     assert got >= float(ref_mp)                         # an upper bound, to the last digit
     assert got <= float(ref_mp) * (1 + 1e-6)            # and a tight one
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
 @pytest.mark.claim("core:certify")
 @pytest.mark.parametrize("e0, eps, ref", POINTS)
-def test_certify_at_the_reference_delta_is_not_below_eps(e0, eps, ref):
-    """At delta = delta_2(eps) the exact epsilon is eps itself: certify may not return less."""
+def test_certify_at_the_reference_delta_is_not_below_eps(e0, eps, ref, certificate):
+    """At delta = delta_2(eps) the exact epsilon is eps itself: certify may not return less. The reference delta
+    (the float of ref) is within 1e-35 of the certified delta_2(eps)."""
+    with ctx.workprec(256):
+        assert abs(delta2_b(eps, e0) - arb(ref)) <= arb(ref) * arb("1e-35")
+    certificate.point()
     event = MechanismEvent("laplace", float(e0), "l1", noise_scale=1.0)
     got = acc.certify(FrozenLedger((event, event)), float(mpmath.mpf(ref))).epsilon
     assert got >= float(eps) * (1 - 1e-15)
