@@ -25,6 +25,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import sympy as sp
+from flint import arb, ctx
+
 from reference.algorithms import lasso
 
 DPS = 50
@@ -57,7 +60,7 @@ def def_2_1_ratio(X, y, t1, t2, gamma):
 rat = st.fractions(min_value=-1, max_value=1, max_denominator=7)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("hypothesis examples (exact rationals, but sampled X, theta)")
 @pytest.mark.claim("lasso:§2.2 curvature")
 @given(st.integers(1, 4), st.integers(1, 3), st.data())
 def test_curvature_never_exceeds_the_exact_value_and_attains_it(n, p, data):
@@ -83,7 +86,7 @@ def test_curvature_never_exceeds_the_exact_value_and_attains_it(n, p, data):
     assert exact <= lasso.curvature_bound(float(c))
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("hypothesis examples (exact rationals, but sampled X)")
 @pytest.mark.claim("lasso:§2.2 curvature")
 @given(st.integers(1, 5), st.integers(1, 4), st.data())
 def test_remark_1_constant_is_half_of_def_2_1(n, p, data):
@@ -103,27 +106,45 @@ def test_remark_1_constant_is_half_of_def_2_1(n, p, data):
 # Theorem 2.5: the choice of T balances the two terms
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="symbolic identity for every Gamma, L1C, n, eps > 0")
+@pytest.mark.claim("lasso:Theorem 2.5 balance")
+def test_T_of_theorem_2_5_balances_for_every_parameter(certificate):
+    """T = (Gamma n eps / (L_1 ||C||_1))^(2/3) gives Gamma / T = L_1 ||C||_1 sqrt(T) / (n eps)
+    = Gamma^(1/3) (L_1 ||C||_1)^(2/3) / (n eps)^(2/3) for every positive Gamma, L_1 ||C||_1, n eps (sympy)."""
+    G, A, m = sp.symbols("Gamma A m", positive=True)          # A = L_1 ||C||_1, m = n eps
+    T = (G * m / A) ** sp.Rational(2, 3)
+    a, b, c = G / T, A * sp.sqrt(T) / m, G ** sp.Rational(1, 3) * A ** sp.Rational(2, 3) / m ** sp.Rational(2, 3)
+    assert sp.simplify(sp.powsimp(sp.powdenest(a / b, force=True), force=True)) == 1
+    assert sp.simplify(sp.powsimp(sp.powdenest(a / c, force=True), force=True)) == 1
+    certificate.point(2)
+
+
+@pytest.mark.rigorous(method="ball arithmetic at the named points")
 @pytest.mark.claim("lasso:Theorem 2.5 balance")
 @pytest.mark.parametrize("G, L1C, n, eps", [(8, 4, 10**3, 1), (8, 4, 10**6, "0.1"), (4, 4, 123, "2.5"), (32, 12, 10**8, "0.01")])
-def test_T_of_theorem_2_5_balances_curvature_and_noise(G, L1C, n, eps):
+def test_T_of_theorem_2_5_balances_curvature_and_noise(G, L1C, n, eps, certificate):
     """With T = (Gamma n eps / (L_1 ||C||_1))^(2/3): Gamma / T = L_1 ||C||_1 sqrt(T) / (n eps)
-    = Gamma^(1/3) (L_1 ||C||_1)^(2/3) / (n eps)^(2/3) (rel 1e-45 at 50 digits)."""
-    G, L1C, n, eps = mpmath.mpf(G), mpmath.mpf(L1C), mpmath.mpf(n), mpmath.mpf(eps)
-    T = (G * n * eps / L1C) ** (mpmath.mpf(2) / 3)
-    a = G / T
-    b = L1C * mpmath.sqrt(T) / (n * eps)
-    c = G ** (mpmath.mpf(1) / 3) * L1C ** (mpmath.mpf(2) / 3) / (n * eps) ** (mpmath.mpf(2) / 3)
-    assert abs(a - b) / a < mpmath.mpf(10) ** -45 and abs(a - c) / a < mpmath.mpf(10) ** -45
+    = Gamma^(1/3) (L_1 ||C||_1)^(2/3) / (n eps)^(2/3) (rel 1e-45, certified at 256 bits)."""
+    with ctx.workprec(256):
+        G, L1C, n, eps = arb(G), arb(L1C), arb(n), arb(str(eps))
+        T = (G * n * eps / L1C) ** (arb(2) / 3)
+        a = G / T
+        b = L1C * T.sqrt() / (n * eps)
+        c = G ** (arb(1) / 3) * L1C ** (arb(2) / 3) / (n * eps) ** (arb(2) / 3)
+        assert abs(a - b) / a < arb("1e-45") and abs(a - c) / a < arb("1e-45")
+    certificate.point(2)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="exact integers at the named points")
 @pytest.mark.claim("lasso:Theorem 2.5 balance")
-def test_horizon_function_uses_the_exact_constants():
+def test_horizon_function_uses_the_exact_constants(certificate):
+    certificate.point(2)
     # (8 n eps / (L_1 c))^(2/3) with L_1 = 4, c = 1 at n = 500, eps = 1: 1000^(2/3) = 100 (exact)
     assert lasso.horizon(500, 1.0) == 100
     # radius 2: Gamma = 32, L_1 ||C||_1 = 6 * 2 = 12, n eps = 1000: (32000/12)^(2/3)
-    assert lasso.horizon(1000, 1.0, 2.0) == int(mpmath.ceil((mpmath.mpf(32000) / 12) ** (mpmath.mpf(2) / 3)))
+    # ceil((32000/12)^(2/3)) = ceil(x) with x^3 = (8000/3)^2: 192^3 < (8000/3)^2 <= 193^3, exactly
+    assert Fraction(192) ** 3 < Fraction(8000, 3) ** 2 <= Fraction(193) ** 3
+    assert lasso.horizon(1000, 1.0, 2.0) == 193
 
 
 # ---------------------------------------------------------------------------
@@ -132,9 +153,14 @@ def test_horizon_function_uses_the_exact_constants():
 TAU = Fraction(1, 1000)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic and exact rationals")
 @pytest.mark.claim("lasso:Lemma 3.3 constants")
-def test_lemma_3_3_constants():
+def test_lemma_3_3_constants(certificate):
+    with ctx.workprec(256):
+        assert abs(arb("0.0011").sqrt() - arb("0.033166247903553998491149327366706866839270885455894")) < arb("1e-48")
+        assert abs(arb("0.825").sqrt() - arb("0.908295106229247499626759842915458109758420750043")) < arb("1e-47")
+    assert Fraction(11, 10000) <= Fraction(4, 100) ** 2 and Fraction(825, 1000) <= Fraction(91, 100) ** 2
+    certificate.point(4)
     # mpmath.sqrt(mpf('1.1') * mpf('0.001')) at dps 50 = 0.033166247903553998491149327366706866839270885455893
     assert abs(mpmath.sqrt(mpmath.mpf("0.0011")) - mpmath.mpf("0.033166247903553998491149327366706866839270885455894")) < mpmath.mpf(10) ** -48
     assert mpmath.sqrt(mpmath.mpf("0.0011")) <= mpmath.mpf("0.04")
@@ -149,9 +175,9 @@ def test_lemma_3_3_constants():
     assert (Fraction(1, 10) * TAU - 4 * TAU**2) / 3 == Fraction(32, 10**6)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic")
 @pytest.mark.claim("lasso:Lemma 3.3 constants")
-def test_largest_tau_for_which_the_proof_constants_work():
+def test_largest_tau_for_which_the_proof_constants_work(certificate):
     """The proof needs sqrt(1.1 tau) + sqrt(0.825) <= 1 - sqrt(1.1 tau) ... precisely
     1 - sqrt(0.825) - sqrt(1.1 tau) >= sqrt(1.1 tau), i.e. tau <= ((1 - sqrt(0.825))/2)^2 / 1.1.
     mpmath at dps 50: 0.0019113153... (the tests use tau = 2^-10 < it)."""
@@ -159,10 +185,14 @@ def test_largest_tau_for_which_the_proof_constants_work():
     # ((1 - mpmath.sqrt(mpf('0.825')))/2)**2 / mpf('1.1') at dps 50
     #   = 0.0019113153503420456242000714020644955643542045259073
     assert abs(tmax - mpmath.mpf("0.0019113153503420456242000714020644955643542045259073")) < mpmath.mpf(10) ** -48
-    t = mpmath.mpf(2) ** -10
-    assert t <= tmax
-    gap = 1 - mpmath.sqrt(mpmath.mpf("0.825")) - mpmath.sqrt(mpmath.mpf("1.1") * t)
-    assert gap**2 >= mpmath.mpf("1.1") * t
+    with ctx.workprec(256):
+        tb = ((1 - arb("0.825").sqrt()) / 2) ** 2 / arb("1.1")
+        assert abs(tb - arb("0.0019113153503420456242000714020644955643542045259073")) < arb("1e-48")
+        t = arb(2) ** -10
+        assert t <= tb
+        gap = 1 - arb("0.825").sqrt() - (arb("1.1") * t).sqrt()
+        assert gap ** 2 >= arb("1.1") * t
+    certificate.point(4)
 
 
 def ratio(m):
@@ -173,7 +203,7 @@ def ratio(m):
     return (n * mpmath.log(n)) ** (mpmath.mpf(2) / 3) / (1 + m**2)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("grid or points, mpmath (uncertified)")
 @pytest.mark.claim("lasso:Theorem 3.1 normalisation")
 def test_normalised_lower_bound_is_order_one_over_n_log_n_to_two_thirds():
     """The normalised bound c w / n = c / (1 + m^2) is Theta(1 / (n ln n)^(2/3)): the ratio increases
@@ -198,7 +228,7 @@ def e06_ratio(np_, delta):
     return mpmath.log(np_) * mpmath.sqrt(mpmath.log(1 / delta)) / mpmath.log(np_ / delta)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("grid or points, mpmath (uncertified)")
 def test_corollary_2_7_log_is_not_theorem_2_5s():
     """With delta = 1/(np) the ratio is exactly sqrt(log(np))/2, unbounded as np grows: Theorem 2.5's factor is
     not O(log(np/delta)). The witness the erratum used to give (delta -> 0 at fixed np) sends the ratio to 0."""
