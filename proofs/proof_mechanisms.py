@@ -15,15 +15,16 @@ import pytest
 
 from fractions import Fraction
 
-from flint import arb
+from flint import acb, arb, ctx
 
 from reference.privacy.mechanisms import exponential_mechanism_probabilities, truncated_geometric_pmf
 from reference.privacy.tree import tree_sensitivity
+from verifier import prove
 
 DPS = 50
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="ball arithmetic at the named points")
 @pytest.mark.claim("core:Exponential mechanism probabilities")
 @pytest.mark.parametrize("scores,sensitivity,epsilon,expected", [
     # Z = 1 + exp(1/2) + e;  [1/Z, exp(1/2)/Z, e/Z]                         (mpmath, mp.dps = 50)
@@ -33,15 +34,24 @@ DPS = 50
     ([1e15, 1e15 + 1, 1e15 + 2], 1.0, 2e-3, [0.3330000556110972101884286, 0.3333332222222499999935185,
                                              0.3336667221666527898180528]),
 ])
-def test_exponential_mechanism_reference_values(scores, sensitivity, epsilon, expected):
+def test_exponential_mechanism_reference_values(scores, sensitivity, epsilon, expected, certificate):
     got = exponential_mechanism_probabilities(scores, sensitivity, epsilon)
+    with ctx.workprec(256):
+        c = arb(epsilon) / (2 * arb(sensitivity))
+        top = max(scores)
+        w = [(c * (arb(v) - arb(top))).exp() for v in scores]       # the floats exactly; shifted (same law)
+        Z = sum(w, arb(0))
+        for wi, g, e in zip(w, got, expected):
+            pb = wi / Z
+            assert abs(arb(g) - pb) <= pb * arb("2e-15") and abs(arb(e) - pb) <= pb * arb("2e-15")
+    certificate.point(len(scores))
     np.testing.assert_allclose(got, expected, rtol=2e-15, atol=0)
     # the monotone form at epsilon/2 is the same law
     np.testing.assert_allclose(exponential_mechanism_probabilities(scores, sensitivity, epsilon / 2, monotone=True),
                                expected, rtol=2e-15, atol=0)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.evidence("two points, uncertified mpmath quadrature")
 @pytest.mark.claim("core:Gumbel report-noisy-max is the exponential mechanism")
 @pytest.mark.parametrize("scores,b", [([0.0, 1.0, 2.0], 1.0), ([0.3, -1.2, 0.0, 2.5], 0.7)])
 def test_gumbel_max_selection_probabilities_are_the_softmax(scores, b):
@@ -79,10 +89,24 @@ def test_gumbel_max_selection_probabilities_are_the_softmax(scores, b):
         np.testing.assert_allclose(ours, [float(q) for q in softmax], rtol=1e-14)
 
 
-@pytest.mark.evidence("points or uncertified numerics (not yet restated)")
+@pytest.mark.rigorous(method="branch and bound over r in [1e-3, 100], the tails argued")
+@pytest.mark.claim("core:Laplace report-noisy-max privacy")
+def test_laplace_noisy_max_loss_is_between_r_and_2r_for_every_r(certificate):
+    """r < 2r - log(1 + r) < 2r for EVERY r > 0: log(1 + r) > 0, and log(1 + r) < r. The verifier proves
+    r - log(1 + r) > 0 on [1e-3, 100]; below 1e-3, r - log(1+r) >= r^2/2 - r^3/3 > 0; above 100, log(1 + r) <= r/10
+    (log(101) < 10.1 and log(1 + r) grows slower than r). And (2r - log(1+r))/(2r) -> 1: at r = 1e6 it is > 0.99999."""
+    certificate.add(prove(lambda r: r - (1 + r).log(), [("0.001", 100)], claim="log(1 + r) < r"))
+    with ctx.workprec(128):
+        assert arb(101).log() < arb("10.1")
+        R = arb(10) ** 6
+        assert (2 * R - (1 + R).log()) / (2 * R) > arb("0.99999")
+    certificate.point(2)
+
+
+@pytest.mark.rigorous(method="certified integral (Arb) at the named r")
 @pytest.mark.claim("core:Laplace report-noisy-max privacy")
 @pytest.mark.parametrize("r", [0.01, 0.1, 0.5, 1.0, 2.0, 8.0])
-def test_laplace_noisy_max_worst_pair_loss_lies_strictly_between_r_and_2r(r):
+def test_laplace_noisy_max_worst_pair_loss_lies_strictly_between_r_and_2r(r, certificate):
     """Two candidates, b = 1, scores (0, 0) -> (r, -r) (Delta = r, not monotone). Candidate 1 keeps
     probability 1/2 -> P(Z1 - Z0 > 2r) = e^{-2r}(1 + r)/2 (closed form of the Laplace difference law),
     so the loss is 2r - log(1 + r): above the monotone bound r for every r > 0, below the general bound 2r,
@@ -103,6 +127,21 @@ def test_laplace_noisy_max_worst_pair_loss_lies_strictly_between_r_and_2r(r):
         loss = mpmath.log(mpmath.mpf(1) / 2 / closed)
         assert abs(loss - (2 * R - mpmath.log(1 + R))) < mpmath.mpf(10) ** -40
         assert R < loss < 2 * R
+    with ctx.workprec(256):
+        Rb = arb(r)
+        # P(Z1 - Z0 > 2r) = int f(z) S(z + 2r) dz, split at -2r and 0 and cut at +-80 (the rest < e^-80)
+        half = arb(1) / 2
+        pieces = [(-80, -2 * Rb, lambda z: (z.exp() / 2) * (1 - (z + 2 * Rb).exp() / 2)),
+                  (-2 * Rb, 0, lambda z: (z.exp() / 2) * ((-(z + 2 * Rb)).exp() / 2)),
+                  (0, 80, lambda z: ((-z).exp() / 2) * ((-(z + 2 * Rb)).exp() / 2))]
+        q = sum((acb.integral(lambda z, _, f=f: f(z), a, b).real for a, b, f in pieces), arb(0))
+        q += arb(0).union(2 * (-arb(80)).exp())        # the two cut tails, each in [0, e^-80]
+        closed = (-2 * Rb).exp() * (1 + Rb) / 2
+        assert abs(q - closed) < arb("1e-30")
+        loss = (half / closed).log()
+        assert abs(loss - (2 * Rb - (1 + Rb).log())) < arb("1e-40")
+        assert Rb < loss < 2 * Rb
+    certificate.point(3)
     if r == 1.0:
         # 2 - log(2) = 1.30685281944005469058276787854   (mpmath: 2 - mpmath.log(2), mp.dps = 50)
         assert float(loss) == pytest.approx(1.30685281944005469058276787854, rel=1e-15)
