@@ -177,6 +177,17 @@ def test_threshold_c_star_for_every_c(certificate):
         assert 2 * S_b(arb(1)) ** 2 < 1
 
 
+@pytest.mark.rigorous(method="branch and bound from the package's C_STAR")
+@pytest.mark.claim("heavy_tailed:Algorithm 4 privacy")
+def test_package_c_star_is_safe_for_every_larger_c(certificate):
+    """The package's constant C_STAR (a double) as the domain's end: 2 S(c)^2 < 1 for EVERY c in [C_STAR, 1000],
+    so every c the package accepts as private (c >= C_STAR) is. A wrong constant (kill matrix heavy_tailed-M40:
+    Phi^{-1}(0.12) for Phi^{-1}(1/8), C_STAR = 0.724) is refused with a witness c where 2 S(c)^2 > 1."""
+    g = lambda c: 1 - 2 * S_b(c) ** 2      # noqa: E731
+    cert = prove(g, [(ht.C_STAR, 1000)], claim="2 S(c)^2 < 1 for c >= C_STAR", max_depth=80)
+    certificate.add(cert)
+
+
 @pytest.mark.evidence("points, uncertified mpmath")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 privacy")
 def test_threshold_c_star_and_effective_rho():

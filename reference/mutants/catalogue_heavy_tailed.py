@@ -298,4 +298,13 @@ MUTANTS = (
         checks=(f"{PRIV}::test_m_and_beta_have_one_source",
                 f"{PRIV}::test_theorem_5_2_schedule_path_certifies_at_most_the_claim"),
     ),
+    Mutant(
+        id="heavy_tailed-M40", target="heavy_tailed:Algorithm 4", bug_class="sensitivity",
+        description="the privacy threshold c* from Phi^{-1}(0.12) instead of Phi^{-1}(1/8): C_STAR = 0.724 < c*, so "
+                    "some accepted c give 2 S(c)^2 > 1 (the verifier's witness)",
+        file=F, find="C_STAR = 1.0 / float(special.ndtri(0.125)) ** 2",
+        replace="C_STAR = 1.0 / float(special.ndtri(0.12)) ** 2",
+        checks=(f"{PROOF}::test_package_c_star_is_safe_for_every_larger_c",
+                f"{PROOF}::test_threshold_c_star_for_every_c"),
+    ),
 )
