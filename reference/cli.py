@@ -318,14 +318,30 @@ def build_parser() -> argparse.ArgumentParser:
                                                         "docs/audit-results.json)")
     p.set_defaults(func=_cmd_audit)
 
-    p = sub.add_parser("conform", help="check another implementation against the reference")
+    p = sub.add_parser("conform", help="check another implementation against the reference",
+                       description="Two answers: 'does it conform?' (the properties of its released outputs and "
+                                   "of its own claim: law, privacy, claim, rate, feasibility, sparsity, zero-noise, "
+                                   "finite-shape, determinism, validation) sets the exit status; 'is it bit-exact?' "
+                                   "(replay, and accounting against the reference's ledger) is always reported and "
+                                   "sets the exit status only with --require. docs/conformance.md.")
     p.add_argument("target", metavar="MODULE:FUNCTION")
-    p.add_argument("--algorithm", required=True, help="the algorithm id it implements (see 'vectors')")
+    p.add_argument("--algorithm", required=True, help="the algorithm id it implements (see 'list')")
     p.add_argument("--mode", default="all",
-                   help="which properties: 'all' (the default) or comma-separated names among replay, law, "
-                        "privacy, rate, feasibility, sparsity, zero-noise, finite-shape, determinism "
-                        "('both' = all, 'distribution' = law, as before)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON (verdict per property, rows per case)")
+                   help="which properties run: 'all' (the default) or comma-separated names among replay, law, "
+                        "privacy, accounting, claim, rate, feasibility, sparsity, zero-noise, finite-shape, "
+                        "determinism, validation ('both' = all, 'distribution' = law, as before). replay or "
+                        "accounting named here also decide the exit status")
+    p.add_argument("--require", default=None, metavar="NAMES",
+                   help="comparisons with the reference that also decide the exit status: 'replay' (bit-exact), "
+                        "'accounting' (the reference's ledger), both comma-separated, or 'all'")
+    p.add_argument("--reading", action="append", default=[], metavar="NAME=VALUE",
+                   help="the candidate's reading of a choice the paper leaves open (docs/errata.md), e.g. "
+                        "tree_log=ln for online Algorithms 4 and 5 (repeatable); the verdict says 'under reading'")
+    p.add_argument("--unseeded", action="store_true",
+                   help="the candidate takes no seed (it ignores rng): determinism is n/a (conform also detects a "
+                        "candidate that never draws from the rng it is passed)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (the two answers, verdict per "
+                                                       "property, rows per case)")
     p.add_argument("--deep", action="store_true", help="the rate check on its larger grid (minutes, not seconds)")
     p.set_defaults(func=_cmd_conform)
 

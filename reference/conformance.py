@@ -2,52 +2,71 @@
 
 ``python -m reference conform MODULE:FUNCTION --algorithm ID`` runs the property suite on the
 candidate, for every test-vector case of the algorithm id (see :mod:`reference.vector_cases`), and
-gives one verdict per property (aggregated over the cases):
+gives one verdict per property (aggregated over the cases), in two groups that answer two questions:
 
-- **replay**: the candidate is called with the case's inputs and a
-  :class:`~reference.rng.ReplayRng` holding the exact draws the reference consumed (by the stream
-  of values: another shape or batching is fine); its output must equal the reference's within the
-  case's tolerance. The check for a port that consumes randomness as the pseudocode does.
+**Does it conform?** (:data:`CONFORMANCE`; these set the exit status) The properties of what the
+candidate releases, and of what it claims about itself:
+
 - **law**: the candidate and the reference are each run many times with fresh seeds; a two-sample
-  test at alpha = 1e-3 compares the law of a scalar statistic of their outputs. The check for a
-  black box that draws its noise its own way.
+  test at alpha = 1e-3 compares the law of a scalar statistic of their outputs.
 - **privacy** (cases that name their worst neighbouring input): an empirical distinguishability
   audit of the candidate itself at that pair, and beside it the same audit of the reference at half
   its noise, which must be flagged (else the check has no power and fails).
+- **claim** (a candidate that reports a ledger and a claimed epsilon): its ledger, certified by this
+  package's accountant, covers its own claim (:func:`reference.conformance_checks.claim_check`).
 - **rate** (cases with a :class:`~reference.properties.Rate`): the candidate's error over a small
   grid, fitted by :func:`reference.audit.rates.fit_rate`, against the reference's fit on the same
-  data and seeds: the intervals must overlap, and the candidate's must exclude the nearest wrong
-  exponent where the reference's does.
-- **accounting** (every case whose candidate reports a ledger or a claimed epsilon): the candidate's
-  ledger, certified by this package's accountant, and its claimed epsilon equal the reference's for
-  the same run (:mod:`reference.conformance_checks`).
-- **validation** (every case): inputs outside the domain the privacy proof needs (epsilon <= 0, delta
-  outside (0, 1), a negative scale, a NaN or a norm-violating data entry) are refused.
+  data and seeds.
 - **feasibility**, **sparsity**, **zero-noise** (the case's ``invariants``), **finite-shape** and
-  **determinism** (every case): see :mod:`reference.properties`.
+  **determinism** (every case; determinism only of a candidate that draws from ``rng``): see
+  :mod:`reference.properties` and :func:`invariant_rows`.
+- **validation** (every case): the input contract. Inputs outside the domain the privacy proof needs
+  are refused (a ValueError, or an error naming the parameter); a TypeError is a call mismatch.
 
-A property the case does not declare is reported ``n/a`` with the reason. The candidate passes
-(exit 0) when every applicable property passes. ``--json`` prints the same as JSON
-(:func:`conformance_report`; ``check_implementation(..., as_json=True)`` returns it).
-The replay and law checks run under pytest too: ``pytest tests/test_conformance.py --impl
-MODULE:FUNCTION --impl-algorithm ID``.
+**Is it bit-exact?** (:data:`AGREEMENT`; always run and reported, they decide the exit status only
+when asked: ``--require replay``, ``--require accounting``, or a ``--mode`` that runs nothing else)
+
+- **replay**: the candidate is called with the case's inputs and a
+  :class:`~reference.rng.ReplayRng` holding the exact draws the reference consumed; its output must
+  equal the reference's within the case's tolerance. A correct port that draws its noise its own way
+  (another order, another sign, another sampler) fails it and still conforms.
+- **accounting**: the candidate's ledger (certified by this package's accountant) and claimed epsilon
+  against the reference's for the same run (:mod:`reference.conformance_checks`).
+
+A property the case does not declare is reported ``n/a`` with the reason. No exception of the candidate
+stops the run: it becomes that property's FAIL with the exception. The candidate's result may be the
+bare output or an object with the case's named fields (``python -m reference list`` shows both).
+``--reading NAME=VALUE`` declares the candidate's reading of a choice the paper leaves open
+(:data:`READINGS`, docs/errata.md); the reference's side is then computed under it and the verdict says
+"conforms under reading ...". ``--json`` prints the same as JSON (:func:`conformance_report`;
+``check_implementation(..., as_json=True)`` returns it). The replay and law checks run under pytest
+too: ``pytest tests/test_conformance.py --impl MODULE:FUNCTION --impl-algorithm ID``.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
-import sys
+import re
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from .errors import ParameterError
-from .conformance_checks import accounting_check, validation_check
+from .errors import ParameterError, ReferenceSpecError
+from .conformance_checks import accounting_check, accounting_report, claim_check, validation_check
 from .properties import PROPERTIES, Rate, Refuses, ZeroNoise, generic_refusals
 from .vectors import (VectorCase, ScaledNoise, _jsonable, cases, distribution_check, privacy_check, replay,
                       resolve, run_case)
+
+#: The comparisons with the reference itself: "is it bit-exact?" (replay: the reference's draws give the
+#: reference's output) and "does it report the reference's accounting?" (accounting). Always run and
+#: reported; they decide the exit status only when asked (``--require``, or named in ``--mode``).
+AGREEMENT = ("replay", "accounting")
+#: The properties of what the candidate releases (and of its own claim): "does it conform?". They decide
+#: the exit status.
+CONFORMANCE = tuple(p for p in PROPERTIES if p not in AGREEMENT)
 
 # What --mode accepted before the property suite, mapped to property names.
 _MODE_ALIASES = {"both": PROPERTIES, "all": PROPERTIES, "distribution": ("law",)}
@@ -67,6 +86,8 @@ class ConformanceRow:
     status: str = ""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "passed", bool(self.passed))      # numpy.bool is not JSON
+        object.__setattr__(self, "detail", str(self.detail))
         if not self.status:
             object.__setattr__(self, "status", "pass" if self.passed else "fail")
 
@@ -74,7 +95,9 @@ class ConformanceRow:
 @dataclass(frozen=True)
 class PropertyVerdict:
     """One property of one algorithm, aggregated over its cases: ``fail`` if any case fails,
-    ``pass`` if at least one applies and all that apply pass, ``n/a`` if none applies."""
+    ``pass`` if at least one applies and all that apply pass, ``n/a`` if none applies.
+    ``group``: ``conformance`` (a property of the released outputs) or ``agreement`` (a comparison with
+    the reference); ``decides``: whether it sets the exit status in this run."""
 
     algorithm: str
     property: str
@@ -83,6 +106,8 @@ class PropertyVerdict:
     passed: int
     detail: str
     cases: list = field(default_factory=list)
+    group: str = "conformance"
+    decides: bool = True
 
 
 def _properties(mode: str | None) -> tuple[str, ...]:
@@ -97,6 +122,149 @@ def _properties(mode: str | None) -> tuple[str, ...]:
         else:
             raise ParameterError("mode", f"'all', or property names among {PROPERTIES} (comma-separated)", part)
     return tuple(p for p in PROPERTIES if p in chosen)
+
+
+def _required(require: str | Iterable[str] | None) -> tuple[str, ...]:
+    """``--require``: comma-separated among ``replay``, ``accounting``, ``all`` (both), ``none``."""
+    if require is None:
+        return ()
+    parts = require.split(",") if isinstance(require, str) else list(require)
+    out: list[str] = []
+    for part in (p.strip() for p in parts):
+        if part in ("", "none"):
+            continue
+        if part == "all":
+            out += AGREEMENT
+        elif part in AGREEMENT:
+            out.append(part)
+        elif part in CONFORMANCE:
+            continue          # already decides
+        else:
+            raise ParameterError("require", f"comma-separated names among {AGREEMENT + ('all', 'none')}", part)
+    return tuple(p for p in AGREEMENT if p in out)
+
+
+def plan(mode: str | None = "all", require: str | Iterable[str] | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the properties to run, those that decide the exit status). Every conformance property that runs
+    decides; replay and accounting decide when ``require`` names them, or when ``mode`` runs no
+    conformance property at all (``--mode replay`` asks "is it bit-exact?" and nothing else).
+    ``require`` also runs what it names."""
+    required = _required(require)
+    run = tuple(p for p in PROPERTIES if p in set(_properties(mode)) | set(required))
+    only_agreement = not any(p in CONFORMANCE for p in run)
+    deciding = tuple(p for p in run if p in CONFORMANCE or p in required or only_agreement)
+    return run, deciding
+
+
+# ---- readings: choices the paper leaves open (docs/errata.md), declared by the candidate
+
+@dataclass(frozen=True)
+class Reading:
+    """A choice the paper leaves open, recorded in docs/errata.md, that a port may make otherwise than the
+    reference's default. ``values`` maps each accepted value to the reference's conform function that
+    computes under it (``None``: the case's own function, the reference's default); ``algorithms`` the ids
+    whose cases it changes."""
+
+    name: str
+    default: str
+    values: dict
+    algorithms: tuple[str, ...]
+    errata: str
+    what: str
+
+
+def online_private_sum_ln(W, R, epsilon, delta, calibration, rng):
+    """online Algorithm 5 as reference.vector_cases.online_private_sum, under the reading tree_log=ln (line 3's
+    logs natural: ``log_base="e"``)."""
+    from .algorithms import online as ol
+
+    W = np.asarray(W, dtype=float)
+    B, out = None, []
+    for t in range(1, W.shape[0] + 1):
+        S, B = ol.private_sum(W[t - 1], B, t, R, epsilon, delta, W.shape[0], rng, calibration=calibration,
+                              log_base="e")
+        out.append(S)
+    return np.array(out)
+
+
+def online_pqftl_ln(V, y, epsilon, delta, R, alpha, calibration, rng):
+    """online Algorithm 4 as reference.vector_cases.online_pqftl, under the reading tree_log=ln."""
+    from .algorithms import online as ol
+
+    V = np.asarray(V, dtype=float)
+    fs = [ol.SquaredLoss(V[t], float(y[t]), alpha) for t in range(V.shape[0])]
+    return ol.pqftl(fs, V.shape[0], epsilon, delta, R, alpha, rng, calibration=calibration, log_base="e")
+
+
+_PKG = __package__ or "reference"
+
+READINGS = {
+    "tree_log": Reading(
+        name="tree_log", default="log2",
+        values={"log2": None,
+                "ln": {"online:Algorithm 5": f"{_PKG}.conformance:online_private_sum_ln",
+                       "online:Algorithm 4": f"{_PKG}.conformance:online_pqftl_ln"}},
+        algorithms=("online:Algorithm 4", "online:Algorithm 5"), errata="online-E03",
+        what="the logs of the tree's printed sigma^2 = (R^2/eps) log^2 T log(log T / delta) (online Algorithm 5 "
+             "line 3, PQFTL line 2; calibration='paper' only): log2 (the reference's default) or ln"),
+}
+
+
+def parse_readings(readings: Iterable[str] | dict | None) -> dict:
+    """``["tree_log=ln", ...]`` (or a dict) -> {name: value}, checked against :data:`READINGS`."""
+    if not readings:
+        return {}
+    pairs = readings.items() if isinstance(readings, dict) else (r.partition("=")[::2] for r in readings)
+    out = {}
+    for name, value in pairs:
+        name, value = str(name).strip(), str(value).strip()
+        if name not in READINGS:
+            raise ParameterError("reading", f"NAME=VALUE with NAME among {sorted(READINGS)}", name)
+        if value not in READINGS[name].values:
+            raise ParameterError(f"reading {name}", f"one of {sorted(READINGS[name].values)}", value)
+        out[name] = value
+    return out
+
+
+def readings_for(algorithm: str) -> list[Reading]:
+    return [r for r in READINGS.values() if algorithm in r.algorithms]
+
+
+def _under_readings(case: VectorCase, readings: dict) -> VectorCase:
+    for name, value in readings.items():
+        target = READINGS[name].values[value]
+        if target is not None and case.algorithm in target:
+            case = dataclasses.replace(case, reference=target[case.algorithm])
+    return case
+
+
+# ---- the candidate's result: a bare output or an object with named fields
+
+def _is_bare(result) -> bool:
+    if isinstance(result, (np.ndarray, np.generic, int, float, bool)):
+        return True
+    if isinstance(result, (list, tuple)):
+        try:
+            return np.asarray(result, dtype=float).dtype.kind == "f"
+        except (TypeError, ValueError):
+            return False
+    return False
+
+
+def _reader(output: Callable) -> Callable:
+    def read(result):
+        """The output conform compares: the result itself when it is an array or a number, else the case's
+        fields of it (``.theta``, ``.decisions``, ``.prefix_sums``, ...)."""
+        return result if _is_bare(result) else output(result)
+    read.fields_of = output
+    return read
+
+
+def _tolerant(case: VectorCase) -> VectorCase:
+    """The case reading either return form, for every id (python -m reference list names the fields)."""
+    if getattr(case.output, "fields_of", None) is not None:
+        return case
+    return dataclasses.replace(case, output=_reader(case.output))
 
 
 def _na(case: VectorCase, prop: str, default: str) -> str:
@@ -118,34 +286,77 @@ def _run(function: Callable, case: VectorCase, kwargs: dict, seed: int) -> Any:
     return case.output(function(**kwargs, rng=np.random.default_rng(seed)))
 
 
+def _draws_from(function: Callable, case: VectorCase, kwargs: dict, seed: int) -> tuple[Any, bool]:
+    """(output, whether ``function`` drew from the generator it was passed): the generator's state before
+    and after the call (nothing is wrapped, so a candidate that checks the generator's type still runs)."""
+    gen = np.random.default_rng(seed)
+    before = gen.bit_generator.state
+    out = case.output(function(**kwargs, rng=gen))
+    return out, gen.bit_generator.state != before
+
+
+_REFERENCE_DRAWS: dict = {}
+
+
+def _reference_draws(case: VectorCase) -> bool:
+    key = (case.algorithm, case.name, case.reference)
+    if key not in _REFERENCE_DRAWS:
+        _REFERENCE_DRAWS[key] = _draws_from(resolve(case.reference), case, case.make_kwargs(), case.seed)[1]
+    return _REFERENCE_DRAWS[key]
+
+
 def _same(a, b) -> bool:
     a, b = np.asarray(_jsonable(a), dtype=float), np.asarray(_jsonable(b), dtype=float)
     return a.shape == b.shape and bool(np.all((a == b) | (np.isnan(a) & np.isnan(b))))
 
 
+def _raised(exc: BaseException) -> str:
+    return f"raised {type(exc).__name__}: {exc}"
+
+
 def invariant_rows(case: VectorCase, function: Callable, props: tuple[str, ...],
-                   runs: int = INVARIANT_RUNS) -> list[ConformanceRow]:
-    """feasibility, sparsity, zero-noise, finite-shape and determinism of ``function`` on ``case``."""
+                   runs: int = INVARIANT_RUNS, unseeded: bool = False) -> list[ConformanceRow]:
+    """feasibility, sparsity, zero-noise, finite-shape and determinism of ``function`` on ``case``.
+
+    Determinism is asked only of a candidate that takes its randomness from ``rng``: it is ``n/a`` when
+    the candidate is declared unseeded (``unseeded``, ``--unseeded``) or never draws from the generator
+    it is passed while the reference does on this case (OpenDP draws from the system's CSPRNG)."""
     rows: list[ConformanceRow] = []
 
     def row(prop, ok, detail, status=""):
         rows.append(ConformanceRow(case.algorithm, case.name, prop, ok, detail, status))
 
+    def declared(prop):
+        return [inv for inv in case.invariants if inv.property == prop]
+
     wanted = [p for p in ("feasibility", "sparsity", "finite-shape", "determinism") if p in props]
     outputs: list[tuple[int, Any]] = []
+    drew = False
     if wanted:
         seeds = _seeds(case, runs)
         try:
-            outputs = [(s, _run(function, case, case.make_kwargs(), s)) for s in seeds]
+            for s in seeds:
+                out, used = _draws_from(function, case, case.make_kwargs(), s)
+                drew |= used
+                outputs.append((s, out))
         except Exception as exc:   # report, do not crash the whole run
             for p in wanted:
-                row(p, False, f"raised {type(exc).__name__}: {exc}")
+                if p in ("feasibility", "sparsity") and not declared(p):
+                    default = ("no constraint set declared for this case" if p == "feasibility"
+                               else "the algorithm promises no sparsity here")
+                    row(p, True, _na(case, p, default), "n/a")
+                else:
+                    row(p, False, _raised(exc))
             wanted = []
     if "finite-shape" in wanted:
         want = np.asarray(_jsonable(_run(resolve(case.reference), case, case.make_kwargs(), case.seed)), dtype=float)
         bad = []
         for s, out in outputs:
-            got = np.asarray(_jsonable(out), dtype=float)
+            try:
+                got = np.asarray(_jsonable(out), dtype=float)
+            except Exception as exc:
+                bad.append(f"seed {s}: not numbers ({type(exc).__name__}: {exc})")
+                continue
             if got.shape != want.shape:
                 bad.append(f"seed {s}: shape {got.shape}, reference {want.shape}")
             elif not np.all(np.isfinite(got)):
@@ -153,39 +364,52 @@ def invariant_rows(case: VectorCase, function: Callable, props: tuple[str, ...],
         row("finite-shape", not bad, "; ".join(bad) if bad else
             f"shape {want.shape} and finite on {len(outputs)} seeds")
     if "determinism" in wanted:
-        s, first = outputs[0]
-        try:
-            again = _run(function, case, case.make_kwargs(), s)
-            ok = _same(first, again)
-            detail = (f"seed {s} twice: the same output" if ok else
-                      f"seed {s} twice: different outputs (randomness not only from rng?)")
-        except Exception as exc:
-            ok, detail = False, f"raised {type(exc).__name__}: {exc}"
-        row("determinism", ok, detail)
+        if unseeded:
+            row("determinism", True, "declared unseeded (--unseeded): the candidate takes no seed, so the same "
+                                     "seed is not asked to give the same output", "n/a")
+        elif not drew and _reference_draws(case):
+            row("determinism", True, "unseeded: the candidate never drew from the rng it was passed (the reference "
+                                     "does on this case), so its randomness comes from elsewhere and a seed cannot "
+                                     "fix it; its law and privacy are judged on fresh runs", "n/a")
+        else:
+            s, first = outputs[0]
+            try:
+                again = _run(function, case, case.make_kwargs(), s)
+                ok = _same(first, again)
+                detail = (f"seed {s} twice: the same output" if ok else
+                          f"seed {s} twice: different outputs (it draws from rng, but not only from rng)")
+            except Exception as exc:
+                ok, detail = False, _raised(exc)
+            row("determinism", ok, detail)
     for prop, default in (("feasibility", "no constraint set declared for this case"),
                           ("sparsity", "the algorithm promises no sparsity here")):
         if prop not in wanted:
             continue
-        declared = [inv for inv in case.invariants if inv.property == prop]
-        if not declared:
+        if not declared(prop):
             row(prop, True, _na(case, prop, default), "n/a")
             continue
         bad, good = [], []
-        for inv in declared:
+        for inv in declared(prop):
             kwargs = {**case.make_kwargs(), **inv.setting}
             shown = f" at {', '.join(f'{k}={v!r}' for k, v in inv.setting.items())}" if inv.setting else ""
             try:
                 runs_here = outputs if not inv.setting else [(s, _run(function, case, kwargs, s)) for s, _ in outputs]
+                for s, out in runs_here:
+                    ok, detail = inv.check(kwargs, out)
+                    (good if ok else bad).append(f"seed {s}{shown}: {detail}")
             except Exception as exc:
-                bad.append(f"raised{shown} {type(exc).__name__}: {exc}")
-                continue
-            for s, out in runs_here:
-                ok, detail = inv.check(kwargs, out)
-                (good if ok else bad).append(f"seed {s}{shown}: {detail}")
+                bad.append(f"{shown.strip() or 'on the case'}: {_raised(exc)}")
         row(prop, not bad, "; ".join(bad[:3]) if bad else f"{good[0]} ({len(good)} checks)")
     if "zero-noise" in props:
         rows += _zero_noise_rows(case, function)
     return rows
+
+
+def _refuses_setting(exc: BaseException, setting: dict) -> bool:
+    """A refusal of the zero-noise setting: a ValueError (ParameterError is one) naming one of its parameters."""
+    from .conformance_checks import _names_parameter
+
+    return isinstance(exc, (ValueError, ReferenceSpecError)) and _names_parameter(exc, tuple(setting))
 
 
 def _zero_noise_rows(case: VectorCase, function: Callable) -> list[ConformanceRow]:
@@ -199,17 +423,23 @@ def _zero_noise_rows(case: VectorCase, function: Callable) -> list[ConformanceRo
         shown = ", ".join(f"{k}={v!r}" for k, v in inv.setting.items())
         try:
             got = case.output(function(**kwargs, rng=np.random.default_rng(case.seed)))
-        except (ValueError, ArithmeticError) as exc:    # a refusal (ParameterError is a ValueError)
-            rows.append(ConformanceRow(case.algorithm, case.name, "zero-noise", True,
-                                       f"the candidate does not accept {shown} ({type(exc).__name__}: {exc})",
-                                       "n/a"))
-            continue
         except Exception as exc:
-            rows.append(ConformanceRow(case.algorithm, case.name, "zero-noise", False,
-                                       f"at {shown}: raised {type(exc).__name__}: {exc}"))
+            if _refuses_setting(exc, inv.setting):       # it refuses the setting, naming it: not asked of it
+                rows.append(ConformanceRow(case.algorithm, case.name, "zero-noise", True,
+                                           f"the candidate does not accept {shown} ({type(exc).__name__}: {exc})",
+                                           "n/a"))
+            else:
+                rows.append(ConformanceRow(case.algorithm, case.name, "zero-noise", False,
+                                           f"at {shown}: {_raised(exc)} (not a refusal naming "
+                                           f"{', '.join(inv.setting)})"))
             continue
         want = np.asarray(_jsonable(inv.expected({**case.make_kwargs(), **inv.setting})), dtype=float)
-        got = np.asarray(_jsonable(got), dtype=float)
+        try:
+            got = np.asarray(_jsonable(got), dtype=float)
+        except Exception as exc:
+            rows.append(ConformanceRow(case.algorithm, case.name, "zero-noise", False,
+                                       f"at {shown}: the output is not numbers ({type(exc).__name__}: {exc})"))
+            continue
         if got.shape != want.shape:
             ok, detail = False, f"at {shown}: output shape {got.shape}, noiseless reference {want.shape}"
         elif np.allclose(got, want, rtol=inv.rtol, atol=inv.atol):
@@ -271,61 +501,131 @@ def rate_check(case: VectorCase, function: Callable, deep: bool = False) -> tupl
 
 
 def check_implementation(target: str | Callable, algorithm: str, mode: str = "all", n_runs: int | None = None,
-                         alpha: float = 1e-3, deep: bool = False, as_json: bool = False):
+                         alpha: float = 1e-3, deep: bool = False, as_json: bool = False, *,
+                         require: str | Iterable[str] | None = None, readings: Iterable[str] | dict | None = None,
+                         unseeded: bool = False):
     """Every case of ``algorithm``, every property ``mode`` selects ('all', or comma-separated property
-    names of :data:`reference.properties.PROPERTIES`; 'both' and 'distribution' as before).
-    Returns the rows, or with ``as_json`` the report of :func:`conformance_report`."""
-    function = resolve(target) if isinstance(target, str) else target
-    props = _properties(mode)
+    names of :data:`reference.properties.PROPERTIES`; 'both' and 'distribution' as before) and every
+    one ``require`` names (see :func:`plan`). ``readings``: the candidate's readings of choices the
+    paper leaves open (``{"tree_log": "ln"}`` or ``["tree_log=ln"]``; :data:`READINGS`): the
+    reference's side is computed under them. ``unseeded``: the candidate takes no seed (determinism
+    n/a). Returns the rows, or with ``as_json`` the report of :func:`conformance_report`.
+
+    No exception of the candidate (or of a check on its output) stops the run: it becomes that
+    property's FAIL on that case, with the exception."""
+    function = _resolve_target(target) if isinstance(target, str) else target
+    props, deciding = plan(mode, require)
+    chosen = parse_readings(readings)
     algorithm = cases(algorithm)[0].algorithm      # the canonical spelling
     rows: list[ConformanceRow] = []
     for case in cases(algorithm):
+        case = _tolerant(_under_readings(case, chosen))
+
         def row(prop, ok, detail, status=""):
             rows.append(ConformanceRow(case.algorithm, case.name, prop, ok, detail, status))
 
-        if "replay" in props:
+        def guarded(prop, check):
+            try:
+                check()
+            except Exception as exc:     # the candidate's exception (or a check on its output): a FAIL
+                row(prop, False, f"stopped on the candidate: {_raised(exc)}")
+
+        def do_replay():
             ok, detail = replay(run_case(case), case, function)
             row("replay", ok, detail)
-        if "law" in props:
+
+        def do_law():
             if case.statistic is None:
                 row("law", True, _na(case, "law", "no scalar statistic declared for this case"), "n/a")
             else:
                 ok, _, detail = distribution_check(case, function, n_runs=n_runs, alpha=alpha)
                 row("law", ok, detail)
-        if "privacy" in props:
+
+        def do_privacy():
             if case.neighbour is None:
                 row("privacy", True, _na(case, "privacy", "no worst neighbouring pair declared for this case"), "n/a")
-            else:
-                ok, _, detail = privacy_check(case, function)
-                # The same check on the reference at half its noise: it must flag that, or it has no power here.
-                control_ok, _, control = privacy_check(case, ScaledNoise(case, 0.5))
-                detail += f"; control (reference at 0.5 x noise): {control} -> {'missed' if control_ok else 'flagged'}"
-                row("privacy", ok and not control_ok, detail)
-        if "accounting" in props:
-            status, detail = accounting_check(case, function, resolve(case.reference))
+                return
+            ok, _, detail = privacy_check(case, function)
+            # The same check on the reference at half its noise: it must flag that, or it has no power here.
+            control_ok, _, control = privacy_check(case, ScaledNoise(case, 0.5))
+            detail += f"; control (reference at 0.5 x noise): {control} -> {'missed' if control_ok else 'flagged'}"
+            row("privacy", ok and not control_ok, detail)
+
+        report: list = []
+
+        def candidate_report():
+            if not report:
+                try:
+                    report.append(accounting_report(function, case.make_kwargs(), case.seed))
+                except Exception as exc:
+                    report.append(exc)
+            return report[0]
+
+        def do_accounting():
+            status, detail = accounting_check(case, function, resolve(case.reference), got=candidate_report())
             row("accounting", status != "fail", detail, status)
-        if "rate" in props:
+
+        def do_claim():
+            status, detail = claim_check(case, function, resolve(case.reference), got=candidate_report())
+            row("claim", status != "fail", detail, status)
+
+        def do_rate():
             if case.rate is None:
                 row("rate", True, _na(case, "rate", "no convergence claim declared for this case"), "n/a")
             else:
                 ok, detail = rate_check(case, function, deep=deep)
                 row("rate", ok, detail)
-        rows += invariant_rows(case, function, props)
-        if "validation" in props:
-            if not case_refusals(case):
+
+        def do_validation():
+            refusals = case_refusals(case)
+            if not refusals:
                 row("validation", True, _na(case, "validation", "no invalid input declared or derived for this case"),
                     "n/a")
-            for refusal in case_refusals(case):
-                status, detail = validation_check(case, function, refusal)
+            for refusal in refusals:
+                try:
+                    status, detail = validation_check(case, function, refusal)
+                except Exception as exc:
+                    status, detail = "fail", f"{refusal.what}: {_raised(exc)}"
                 row("validation", status != "fail", detail, status)
+
+        for prop, check in (("replay", do_replay), ("law", do_law), ("privacy", do_privacy),
+                            ("accounting", do_accounting), ("claim", do_claim), ("rate", do_rate)):
+            if prop in props:
+                guarded(prop, check)
+        invariant_props = [p for p in ("feasibility", "sparsity", "zero-noise", "finite-shape", "determinism")
+                           if p in props]
+        if invariant_props:
+            before = len(rows)
+            try:
+                rows += invariant_rows(case, function, props, unseeded=unseeded)
+            except Exception as exc:
+                del rows[before:]
+                for p in invariant_props:
+                    row(p, False, f"stopped on the candidate: {_raised(exc)}")
+        if "validation" in props:
+            guarded("validation", do_validation)
     rows.sort(key=lambda r: PROPERTIES.index(r.check))
     if as_json:
-        return conformance_report(rows, target if isinstance(target, str) else repr(target), algorithm, deep)
+        return conformance_report(rows, target if isinstance(target, str) else repr(target), algorithm, deep,
+                                  deciding=deciding, readings=chosen, mode=mode or "all", unseeded=unseeded)
     return rows
 
 
-def verdicts(rows: list[ConformanceRow]) -> list[PropertyVerdict]:
-    """One verdict per (algorithm, property), in :data:`PROPERTIES` order."""
+def _resolve_target(target: str) -> Callable:
+    """The candidate named ``module:function``; a module that fails to import is a usage error (exit 2)."""
+    try:
+        return resolve(target)
+    except ReferenceSpecError:
+        raise
+    except Exception as exc:
+        raise ParameterError("target", "an importable module:function", f"{target} ({type(exc).__name__}: {exc})") \
+            from exc
+
+
+def verdicts(rows: list[ConformanceRow], deciding: Iterable[str] | None = None) -> list[PropertyVerdict]:
+    """One verdict per (algorithm, property), in :data:`PROPERTIES` order. ``deciding``: the properties
+    that set the exit status (default: the conformance properties, :data:`CONFORMANCE`)."""
+    deciding = set(CONFORMANCE if deciding is None else deciding)
     out = []
     keys = sorted({(r.algorithm, r.check) for r in rows}, key=lambda k: (k[0], PROPERTIES.index(k[1])))
     for algorithm, prop in keys:
@@ -341,45 +641,139 @@ def verdicts(rows: list[ConformanceRow]) -> list[PropertyVerdict]:
             reasons = list(dict.fromkeys(r.detail for r in mine))
             verdict, detail = "n/a", "; ".join(reasons)
         out.append(PropertyVerdict(algorithm, prop, verdict, len(applicable), len(applicable) - len(failed),
-                                   detail, [r.case for r in (failed or applicable)]))
+                                   detail, [r.case for r in (failed or applicable)],
+                                   group="agreement" if prop in AGREEMENT else "conformance",
+                                   decides=prop in deciding))
     return out
 
 
-def conformance_report(rows: list[ConformanceRow], target: str, algorithm: str, deep: bool = False) -> dict:
-    """The JSON form: ``passed`` (every applicable property passed), ``failed`` (property names),
-    ``properties`` (one verdict each) and ``rows`` (one per property per case)."""
-    props = verdicts(rows)
-    failed = [v.property for v in props if v.verdict == "fail"]
-    return {"target": target, "algorithm": algorithm, "deep": deep, "passed": not failed, "failed": failed,
+def _answer(props: list[PropertyVerdict], names) -> str:
+    mine = [v for v in props if v.property in names]
+    if not mine:
+        return "not run"
+    if any(v.verdict == "fail" for v in mine):
+        return "no"
+    return "yes" if any(v.verdict == "pass" for v in mine) else "n/a"
+
+
+def conformance_report(rows: list[ConformanceRow], target: str, algorithm: str, deep: bool = False, *,
+                       deciding: Iterable[str] | None = None, readings: dict | None = None, mode: str = "all",
+                       unseeded: bool = False) -> dict:
+    """The JSON form. Two answers, kept apart:
+
+    - ``conforms``: "does it conform?", from the properties of the released outputs and of the candidate's
+      own claim (:data:`CONFORMANCE`): ``answer`` yes / no, the properties that ``failed``;
+    - ``bit_exact``: "is it bit-exact?", from replay (the reference's draws reproduce the reference's
+      output), and ``accounting``: does it report the reference's ledger; each with ``answer`` yes / no /
+      n/a / not run and ``decides`` (whether it sets the exit status in this run).
+
+    ``passed`` is the exit status (0 when True): every deciding property that applies passed. ``failed``
+    lists the deciding properties that failed, ``properties`` one verdict each (with ``group`` and
+    ``decides``), ``rows`` one per property per case. ``readings``: the candidate's declared readings."""
+    deciding = tuple(CONFORMANCE if deciding is None else deciding)
+    props = verdicts(rows, deciding)
+    failed = [v.property for v in props if v.verdict == "fail" and v.decides]
+    conformance = [v for v in props if v.group == "conformance"]
+    open_choices = {r.name: {"value": (readings or {}).get(r.name, r.default), "default": r.default,
+                             "values": sorted(r.values), "errata": r.errata, "what": r.what}
+                    for r in readings_for(algorithm)}
+
+    def agreement(name: str) -> dict:
+        (v,) = [x for x in props if x.property == name] or [None]
+        return {"answer": _answer(props, (name,)), "decides": name in deciding,
+                "detail": "" if v is None else v.detail}
+
+    return {"target": target, "algorithm": algorithm, "deep": deep, "mode": mode, "unseeded": unseeded,
+            "require": [p for p in AGREEMENT if p in deciding],
+            "readings": open_choices,
+            "passed": not failed, "failed": failed,
+            "conforms": {"answer": _answer(conformance, CONFORMANCE),
+                         "failed": [v.property for v in conformance if v.verdict == "fail"],
+                         "properties": [v.property for v in conformance]},
+            "bit_exact": agreement("replay"), "accounting": agreement("accounting"),
             "properties": [asdict(v) for v in props], "rows": [asdict(r) for r in rows]}
 
 
+def _json_default(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return str(value)
+
+
+def report_json(report: dict) -> str:
+    """The report as JSON text (numpy scalars as plain values: ``--json`` always writes)."""
+    return json.dumps(report, indent=1, default=_json_default)
+
+
+def _under(report: dict) -> str:
+    chosen = [f"{k}={v['value']}" for k, v in report.get("readings", {}).items()]
+    if not chosen:
+        return ""
+    declared = [f"{k}={v['value']}" for k, v in report["readings"].items() if v["value"] != v["default"]]
+    others = [f"--reading {k}={x}" for k, v in report["readings"].items() for x in v["values"] if x != v["value"]]
+    if declared:
+        return f" under reading {', '.join(chosen)} (declared; docs/errata.md)"
+    return f" under the reference's reading {', '.join(chosen)} (another: {', '.join(others)})"
+
+
 def format_report(report: dict) -> str:
-    """The text table: one line per property (verdict, cases passed of applicable, detail), then the
-    per-case rows that failed, then which properties failed."""
-    lines = [f"conform {report['target']} as {report['algorithm']}" + (" (deep)" if report["deep"] else ""), ""]
+    """The text form: the two answers in two tables (each property: verdict, cases passed of applicable,
+    detail), the per-case rows that failed, then the answers and the exit status."""
+    lines = [f"conform {report['target']} as {report['algorithm']}" + (" (deep)" if report["deep"] else "")]
     width = max(len(p) for p in PROPERTIES)
-    lines.append(f"{'property':<{width}}  verdict  cases  detail")
-    for v in report["properties"]:
-        mark = {"pass": "PASS", "fail": "FAIL", "n/a": "n/a"}[v["verdict"]]
-        count = f"{v['passed']}/{v['applicable']}" if v["applicable"] else "-"
-        lines.append(f"{v['property']:<{width}}  {mark:<7}  {count:<5}  {v['detail']}")
+    props = report["properties"]
+    required = report.get("require", [])
+
+    def table(group):
+        out = [f"{'property':<{width}}  verdict  cases  detail"]
+        for v in (x for x in props if x.get("group", "conformance") == group):
+            mark = {"pass": "PASS", "fail": "FAIL", "n/a": "n/a"}[v["verdict"]]
+            count = f"{v['passed']}/{v['applicable']}" if v["applicable"] else "-"
+            note = "" if v.get("decides", True) or v["verdict"] != "fail" else " (reported; not required)"
+            out.append(f"{v['property']:<{width}}  {mark:<7}  {count:<5}  {v['detail']}{note}")
+        return out
+
+    if any(v.get("group", "conformance") == "conformance" for v in props):
+        lines += ["", "Does it conform? Properties of the released outputs and of its own claim (they decide the "
+                      "exit status):"] + table("conformance")
+    if any(v.get("group") == "agreement" for v in props):
+        how = ("decides the exit status here" if required else
+               "reported; decides the exit status only with --require replay / --require accounting")
+        lines += ["", f"Is it bit-exact? Replay of the reference's draws, and its accounting against the "
+                      f"reference's ({how}):"] + table("agreement")
     failed_rows = [r for r in report["rows"] if r["status"] == "fail"]
     if failed_rows:
         lines += ["", "failed checks:"]
-        lines += [f"FAIL  {r['check']:<{width}}  {r['case']:<30} {r['detail']}" for r in failed_rows]
+        deciding = {v["property"] for v in props if v.get("decides", True)}
+        lines += [f"FAIL  {r['check']:<{width}}  {r['case']:<30} {r['detail']}"
+                  + ("" if r["check"] in deciding else "  (reported; not required)") for r in failed_rows]
     lines.append("")
-    lines.append("conforms: every applicable property passed" if report["passed"] else
-                 f"does not conform: failed {', '.join(report['failed'])}")
+    conf = report.get("conforms", {}).get("answer")
+    under = _under(report)
+    conform_failed = [p for p in report["failed"] if p not in ("replay", "accounting")]
+    if conf in ("yes", "n/a") and not conform_failed:
+        lines.append(f"conforms{under}: every applicable property of its outputs passed")
+    elif conf == "no":
+        lines.append(f"does not conform{under}: failed {', '.join(report.get('conforms', {}).get('failed', []))}")
+    for key, name in (("bit_exact", "bit-exact (replay)"), ("accounting", "reports the reference's accounting")):
+        a = report.get(key, {})
+        if a.get("answer", "not run") != "not run":
+            lines.append(f"{name}: {a['answer']}" + ("" if a.get("decides") else " (reported, not required)"))
+    lines.append(f"exit {'0' if report['passed'] else '1'}: " + ("every deciding property passed" if report["passed"]
+                 else f"failed {', '.join(report['failed'])}"))
     return "\n".join(lines)
 
 
 def run_conform_command(args: argparse.Namespace) -> int:
     mode = getattr(args, "mode", "all") or "all"
     report = check_implementation(args.target, args.algorithm, mode=mode, deep=bool(getattr(args, "deep", False)),
-                                  as_json=True)
+                                  as_json=True, require=getattr(args, "require", None),
+                                  readings=getattr(args, "reading", None) or None,
+                                  unseeded=bool(getattr(args, "unseeded", False)))
     if getattr(args, "json", False):
-        print(json.dumps(report, indent=1))
+        print(report_json(report))
     else:
         print(format_report(report))
     return 0 if report["passed"] else 1

@@ -122,16 +122,35 @@ def _first_difference(mine, theirs) -> str | None:
     return None
 
 
-def accounting_check(case, function: Callable, reference: Callable) -> tuple[str, str]:
-    """(status, detail) of the accounting property on ``case``: 'pass', 'fail' or 'n/a'."""
+_REFERENCE_REPORTS: dict = {}
+
+
+def reference_report(case, reference: Callable) -> dict | None:
+    """The reference's :func:`accounting_report` on ``case`` (deterministic: computed once per case)."""
+    key = (case.algorithm, case.name, case.reference)
+    if key not in _REFERENCE_REPORTS:
+        _REFERENCE_REPORTS[key] = accounting_report(reference, case.make_kwargs(), case.seed)
+    return _REFERENCE_REPORTS[key]
+
+
+def accounting_check(case, function: Callable, reference: Callable, got: Any = None) -> tuple[str, str]:
+    """(status, detail) of the accounting property on ``case``: 'pass', 'fail' or 'n/a'.
+
+    What the candidate reports against what the reference reports for the same run. This is a
+    comparison with the reference (like replay): conform reports it, and it decides the exit status
+    only when asked (``--require accounting``). ``got``: the candidate's :func:`accounting_report`
+    when the caller has it (an exception instance if the candidate raised)."""
     kwargs = case.make_kwargs()
-    ref = accounting_report(reference, kwargs, case.seed)
+    ref = reference_report(case, reference)
     if ref is None:
         return "n/a", "the reference reports no accounting for this algorithm (no ledger, no claimed epsilon)"
-    try:
-        got = accounting_report(function, case.make_kwargs(), case.seed)
-    except Exception as exc:
-        return "fail", f"raised {type(exc).__name__}: {exc}"
+    if got is None:
+        try:
+            got = accounting_report(function, case.make_kwargs(), case.seed)
+        except Exception as exc:
+            got = exc
+    if isinstance(got, Exception):
+        return "fail", f"raised {type(got).__name__}: {got}"
     if got is None:
         return "n/a", ("the candidate reports no accounting (it takes no ledger= and its result has no .ledger "
                        "nor .claimed_epsilon): what it records cannot be checked")
@@ -163,14 +182,109 @@ def accounting_check(case, function: Callable, reference: Callable) -> tuple[str
     return ("pass" if ok else "fail"), "; ".join(parts)
 
 
-def validation_check(case, function: Callable, refusal) -> tuple[str, str]:
-    """(status, detail) of one :class:`reference.properties.Refuses` on ``case``."""
-    kwargs = {**case.make_kwargs(), **refusal.change(case.make_kwargs())}
+def claim_check(case, function: Callable, reference: Callable, got: Any = None) -> tuple[str, str]:
+    """(status, detail) of the claim property on ``case``: the candidate's own ledger, certified by this
+    package's accountant, covers the epsilon the candidate itself claims (its result's ``claimed_epsilon``).
+
+    The paper's printed calibrations do not always meet their own claims (docs/errata.md): where the
+    reference's certificate on this case exceeds the reference's claim, the candidate's may exceed its
+    own claim by the same factor, no more (its shortfall is then the paper's, not the port's). ``n/a``
+    when the candidate reports no ledger or claims no epsilon: there is nothing of its own to cover.
+    The values the reference records are not asked for here (that is ``accounting``)."""
+    kwargs = case.make_kwargs()
+    if got is None:
+        try:
+            got = accounting_report(function, case.make_kwargs(), case.seed)
+        except Exception as exc:
+            got = exc
+    if isinstance(got, Exception):
+        return "fail", f"raised {type(got).__name__}: {got}"
+    if got is None or "events" not in got or "claimed_epsilon" not in got:
+        has = [] if got is None else sorted(got)
+        return "n/a", ("the candidate " + ("reports " + " and ".join(
+            {"events": "a ledger", "claimed_epsilon": "a claimed epsilon"}[k] for k in has) + " only" if has
+            else "reports no ledger and no claimed epsilon") + ": no claim of its own with a ledger to certify it")
+    claimed = float(got["claimed_epsilon"])
+    delta = _delta(kwargs) + sum(e.delta for e in got["events"])
+    try:
+        certified = _certified(got["events"], delta)
+    except Exception as exc:
+        return "fail", f"its ledger cannot be certified ({type(exc).__name__}: {exc})"
+    shown = f"its ledger certifies epsilon {certified:.6g} at delta {delta:g}, it claims {claimed:.6g}"
+    if not claimed > 0:
+        return "fail", shown + ": a claimed epsilon must be positive"
+    if certified <= claimed * (1 + ACCOUNTING_RTOL):
+        return "pass", shown + " (covered)"
+    allowed = 1.0
+    ref = None
+    try:
+        ref = reference_report(case, reference)
+    except Exception:      # the reference's side is only needed for the paper's own shortfall
+        pass
+    if ref is not None and "events" in ref and "claimed_epsilon" in ref and ref["claimed_epsilon"] > 0:
+        ref_delta = _delta(kwargs) + sum(e.delta for e in ref["events"])
+        ref_certified = _certified(ref["events"], ref_delta)
+        allowed = max(1.0, ref_certified / ref["claimed_epsilon"])
+        ref_shown = f"the reference's certifies {ref_certified:.6g} for its claim {ref['claimed_epsilon']:.6g}"
+    else:
+        ref_shown = "the reference reports no certifiable claim on this case"
+    if allowed > 1.0 and certified <= claimed * allowed * (1 + ACCOUNTING_RTOL):
+        return "pass", (shown + f": not covered, as the reference's is not on this case ({ref_shown}): the "
+                                "paper's calibration falls short of its own claim (docs/errata.md), not the port")
+    return "fail", shown + f": the certificate does not cover the candidate's own claim ({ref_shown})"
+
+
+def _names_parameter(exc: BaseException, names) -> bool:
+    """Whether ``exc`` names one of the parameters ``names`` (its ``.name``, or the name in its message)."""
+    import re
+
+    if getattr(exc, "name", None) in names:
+        return True
+    text = str(exc).lower()
+    return any(re.search(rf"(?<![a-z0-9_]){re.escape(n.lower())}(?![a-z0-9_])", text) for n in names)
+
+
+def _shown_output(out) -> str:
+    """A short rendering of what a candidate returned (for a validation failure)."""
+    try:
+        arr = np.asarray(out, dtype=float)
+    except Exception:
+        return repr(out)[:120]
+    text = np.array2string(arr.ravel()[:6], precision=4, separator=", ")
+    more = f" ({arr.size} values)" if arr.size > 6 else ""
+    return f"{text}{more}" + (" (NaN)" if bool(np.isnan(arr).any()) else "")
+
+
+def validation_check(case, function: Callable, refusal, read: Callable | None = None) -> tuple[str, str]:
+    """(status, detail) of one :class:`reference.properties.Refuses` on ``case``.
+
+    The input contract: the candidate must refuse the input. A ``ValueError`` (every error of
+    :mod:`reference.errors` that flags bad input is one) is a refusal, whatever its message; so is
+    any other exception that names the changed parameter (a binding's ``RuntimeError("epsilon must
+    be > 0")``). A ``TypeError`` is a call mismatch (the candidate does not take the arguments the
+    cases pass), reported as such and failed: it says nothing about the input. Any other exception
+    is a crash, not a refusal. Returning an output fails, and the row shows what was returned.
+    ``read``: how to read the output from the result (``case.output`` by default)."""
+    from .errors import ReferenceSpecError
+
+    read = case.output if read is None else read
+    change = refusal.change(case.make_kwargs())
+    kwargs = {**case.make_kwargs(), **change}
     try:
         out = function(**kwargs, rng=np.random.default_rng(case.seed))
-    except Exception as exc:       # a refusal: the reference raises a ParameterError / DomainError
+    except TypeError as exc:
+        return "fail", (f"call mismatch at {refusal.what}: TypeError: {exc} (the candidate does not take the "
+                        "arguments the cases pass: python -m reference list shows them); not a refusal")
+    except (ValueError, ReferenceSpecError) as exc:       # a refusal: the reference raises a ParameterError
         return "pass", f"refuses {refusal.what} ({type(exc).__name__})"
-    shown = np.asarray(case.output(out), dtype=float) if out is not None else out
-    has_nan = shown is not None and bool(np.isnan(shown).any())
-    return "fail", (f"accepts {refusal.what}: returned " + ("NaN" if has_nan else "an output") +
-                    " instead of raising (the reference raises)")
+    except Exception as exc:
+        if _names_parameter(exc, tuple(change)):
+            return "pass", f"refuses {refusal.what} ({type(exc).__name__} naming {', '.join(change)})"
+        return "fail", (f"crashes at {refusal.what}: {type(exc).__name__}: {exc} (neither a ValueError nor an "
+                        f"error naming {', '.join(change)}: a crash, not a refusal)")
+    try:
+        shown = "None" if out is None else _shown_output(read(out))
+    except Exception as exc:
+        shown = f"a result conform cannot read ({type(exc).__name__}: {exc})"
+    return "fail", (f"accepts {refusal.what}: returned "
+                    + shown + " instead of raising (the reference raises)")

@@ -30,7 +30,7 @@ from typing import Any, Callable, ClassVar
 import numpy as np
 
 # The property names conform reports (one verdict each per algorithm), in this order.
-PROPERTIES = ("replay", "law", "privacy", "accounting", "rate", "feasibility", "sparsity", "zero-noise",
+PROPERTIES = ("replay", "law", "privacy", "accounting", "claim", "rate", "feasibility", "sparsity", "zero-noise",
               "finite-shape", "determinism", "validation")
 
 

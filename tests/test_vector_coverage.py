@@ -58,9 +58,10 @@ def test_every_case_states_why_each_property_it_lacks_does_not_apply():
     for case in cases():
         if not case.reference.startswith("reference.vector_cases_") and case.algorithm not in NEW_BLOCKS:
             continue
-        # replay, finite-shape, determinism, accounting and validation apply to every case without a declaration
+        # replay, finite-shape, determinism, accounting, claim and validation apply to every case without a
+        # declaration
         declared = {inv.property for inv in case.invariants} | {"replay", "finite-shape", "determinism",
-                                                                "accounting", "validation"}
+                                                                "accounting", "claim", "validation"}
         declared |= {"law"} if case.statistic is not None else set()
         declared |= {"privacy"} if case.neighbour is not None else set()
         declared |= {"rate"} if case.rate is not None else set()
