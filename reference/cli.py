@@ -24,13 +24,16 @@ def list_entries() -> list[dict]:
     """Every registered algorithm and building block: id, name, the function, and what conform calls.
 
     ``id`` is ``<paper>:<number>``, the id ``conform --algorithm``, ``vectors --algorithm`` and the kill
-    matrix take. ``conform_function`` is the function the test vectors run (a candidate implementation
-    takes its arguments, ``signature``); it can differ from ``function`` (lasso's Algorithm 2 is
-    implemented by the shared polytope Frank-Wolfe, its vectors run ``private_lasso``). ``None`` when the
-    entry has no test vectors yet.
+    matrix take. ``conform_function`` is the function the test vectors run (its full ``signature``); it can
+    differ from ``function`` (lasso's Algorithm 2 is implemented by the shared polytope Frank-Wolfe, its
+    vectors run ``private_lasso``). ``call`` is what a candidate is called with and may return: the
+    keyword ``arguments`` the cases pass (``sometimes``: in some cases only), the return forms accepted
+    (``returns``, ``fields``) and the reference function for the certified noise (``certified_noise``).
+    ``None`` when the entry has no test vectors yet.
     """
     import inspect
 
+    from .conformance import call_contract
     from .vector_cases import CASES
     from .vectors import resolve
 
@@ -52,6 +55,8 @@ def list_entries() -> list[dict]:
                 "conform_id": ident if vector_cases else None,
                 "conform_function": conform[0] if len(conform) == 1 else (conform or None),
                 "signature": signature(conform[0]) if len(conform) == 1 else None,
+                # what a candidate is called with and may return (reference.conformance.call_contract)
+                "call": call_contract(ident) if vector_cases else None,
                 "vector_cases": [c.name for c in vector_cases],
             })
     return out
@@ -73,10 +78,12 @@ def _cmd_list(args: argparse.Namespace) -> int:
     intro = (f"{n_alg} algorithms of {len(papers)} papers ({', '.join(papers)}) and {len(entries) - n_alg} building "
              "blocks. The id is what 'conform --algorithm', 'vectors --algorithm' and the kill matrix take; "
              "':' and '_', ' ' and '_' are interchangeable (lasso:Algorithm 2 = lasso_Algorithm_2). 'conform calls' "
-             "is the function the test vectors run: an implementation checked with conform takes its arguments.")
+             "is the function the test vectors run; a candidate checked with conform is called with the "
+             "'arguments' (keywords) and may return either form of 'returns'; 'certified noise' is the reference "
+             "function that gives the noise the package's accountant certifies, for a port without an accountant.")
     print(textwrap.fill(intro, LIST_WIDTH))
     id_w = max(len("id"), *(len(e["id"]) for e in entries))
-    label_w = len("conform calls")
+    label_w = len("certified noise")
 
     def wrapped(label: str, text: str) -> list[str]:
         return textwrap.wrap(text, LIST_WIDTH, initial_indent=f"    {label:<{label_w}}  ",
@@ -91,11 +98,16 @@ def _cmd_list(args: argparse.Namespace) -> int:
                                 subsequent_indent=" " * (id_w + 2)))
             lines = wrapped("source", e["section"]) if e["section"] else []
             same = e["conform_function"] == e["function"]
-            lines += wrapped("function", e["function"] + e["function_signature"]
-                             + ("  (conform calls this)" if same else ""))
+            lines += wrapped("function", e["function"] + ("  (conform calls this)" if same else ""))
             if not same:
-                lines += wrapped("conform calls", f"{e['conform_function']}{e['signature']}" if e["conform_function"]
+                lines += wrapped("conform calls", e["conform_function"] if e["conform_function"]
                                  else "- (no test vectors for this id yet)")
+            if e["call"]:
+                call = e["call"]
+                lines += wrapped("arguments", ", ".join(call["arguments"]) + (
+                    f" (in some cases also: {', '.join(call['sometimes'])})" if call["sometimes"] else ""))
+                lines += wrapped("returns", call["returns"])
+                lines += wrapped("certified noise", call["certified_noise"])
             print("\n".join(lines))
     return 0
 

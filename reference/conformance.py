@@ -267,6 +267,157 @@ def _tolerant(case: VectorCase) -> VectorCase:
     return dataclasses.replace(case, output=_reader(case.output))
 
 
+#: Per id, the reference function that gives the certified noise to a port without an accountant (the
+#: smallest noise this package's accountant certifies at the run's privacy parameters), with the arguments
+#: the id's conform function passes it; or why none is needed. Paths are in reference.algorithms unless
+#: they start with reference.privacy. Every private conform function also runs with
+#: ``calibration="certified"`` and returns its ``.ledger`` (each event's ``noise_scale``).
+_A, _P = "reference.algorithms.", "reference.privacy."
+CERTIFIED_NOISE = {
+    "core:gaussian_mechanism": f"{_P}accounting:analytic_gaussian_sigma(epsilon, delta, sensitivity): the "
+                               "smallest sigma that is (epsilon, delta)-DP (the mechanism takes sigma itself)",
+    "core:laplace_mechanism": "closed form: scale = sensitivity / epsilon is epsilon-DP (the mechanism takes scale)",
+    "core:exponential_mechanism": "none needed: it takes epsilon itself (P(i) ~ exp(epsilon s_i / (2 sensitivity)), "
+                                  "sensitivity instead of 2 sensitivity when monotone)",
+    "core:report_noisy_max": "closed form: scale = 2 sensitivity / epsilon (Laplace or Gumbel noise) is "
+                             f"epsilon-DP; {_P}accounting:certify certifies its ledger event",
+    "core:report_noisy_min": "as core:report_noisy_max (the argmin of scores minus the noise)",
+    "core:truncated_geometric": "none: a public sampler (no privacy claim)",
+    "core:private_prefix_sums": f"{_P}accounting:analytic_gaussian_sigma(epsilon, delta, sensitivity * "
+                                "sqrt(floor(log2 T) + 1)) (it takes sigma itself; the tree is one Gaussian mechanism "
+                                "on all node sums, and an item lies in floor(log2 T) + 1 of them)",
+    "lasso:Algorithm 1": "none: not private (plain Frank-Wolfe)",
+    "lasso:Algorithm 2": f"{_A}lasso:lasso_noise_scale(n, T, epsilon, delta, radius=radius, "
+                         "calibration='certified', selection=selection)",
+    "lasso:Corollary 2.7": f"{_A}lasso:lasso_noise_scale(n, T, epsilon, delta, radius=radius, "
+                           f"calibration='certified', selection=selection), T = {_A}lasso:horizon(n, epsilon, radius)",
+    "lasso:Theorem 2.6": f"{_A}frank_wolfe:certified_gaussian_sigma(2 lipschitz / n, T, epsilon, delta)",
+    "erm_geometry:Algorithm 1": f"{_A}erm_geometry:certified_gaussian_sigma(epsilon, delta, sensitivity, T)",
+    "erm_geometry:Algorithm 1 (Section 3.3)": "none: the noise covariance is an input (noise_cov)",
+    "erm_geometry:Algorithm 2": f"{_A}erm_geometry:kst_sigma_algorithm2(epsilon, delta, lipschitz, n) "
+                                "(KST12's variance; the printed one is refuted, erm_geometry-E13)",
+    "erm_geometry:Algorithm 3": "none: not private (Frank-Wolfe)",
+    "erm_geometry:Algorithm 4": f"{_A}frank_wolfe:certified_laplace_scale(score_sensitivity, T, epsilon, delta, "
+                                "noise=selection)",
+    "erm_geometry:Algorithm 5": f"{_P}accounting:certified_gaussian_sigma(sensitivity, T - 1, epsilon, delta)",
+    "heavy_tailed:Algorithm 3": "none: not private (the non-private estimator)",
+    "heavy_tailed:Algorithm 1": "none: the non-private oracle draws nothing",
+    "heavy_tailed:CDPCWME": f"{_A}heavy_tailed:certified_sigma({_A}heavy_tailed:cwme_sensitivity(n, d, tau, m), rho)",
+    "heavy_tailed:DPCWME": f"{_A}heavy_tailed:certified_laplace_scale(cwme_sensitivity(n, d, tau, m, norm='l1'), "
+                           "epsilon)",
+    "heavy_tailed:Algorithm 4": f"{_A}heavy_tailed:certified_sigma({_A}heavy_tailed:nsme_sensitivity(n, d, tau, c), "
+                                "rho)",
+    "heavy_tailed:Algorithm 2": f"per step, the oracle's: {_A}heavy_tailed:certified_sigma(cwme_sensitivity(...) or "
+                                "nsme_sensitivity(...), the step's share of rho)",
+    "online:Algorithm 1": f"{_A}online:pocp_noise_scale(lam, T, epsilon, delta, 'certified')",
+    "online:Algorithm 2": f"{_A}online:pocp_noise_scale({_A}online:igd_sensitivity(L, alpha), T, epsilon, delta, "
+                          "'certified')",
+    "online:Algorithm 3": f"{_A}online:pocp_noise_scale({_A}online:giga_sensitivity(G, alpha), T, epsilon, delta, "
+                          "'certified', rounds=T - giga_warmup(LG, alpha))",
+    "online:Algorithm 4": f"{_A}online:tree_sigma(R ** 2, T, epsilon, delta, 'certified', trees=2) (both trees)",
+    "online:Algorithm 5": f"{_A}online:tree_sigma(R, T, epsilon, delta, 'certified')",
+    "online:Algorithm 6": f"{_A}online:pol_noise_scale(L, alpha, B, T, epsilon, delta, 'certified')",
+    "online:eq. (13)": "none: not private (IGD)", "online:GIGA": "none: not private",
+    "online:eq. (20)": "none: not private (FTL)", "online:eq. (21)": "none: not private (QFTL)",
+    "saddle_point:Algorithm 1": f"the step eta: {_A}saddle_point:private_smd_vertices(..., calibration='certified') "
+                                "(the accountant's largest eta for its vertex samples; .ledger holds each sample's "
+                                "(epsilon_0, sensitivity))",
+    "saddle_point:Algorithm 2": "none: a gradient estimator (no privacy claim of its own)",
+    "saddle_point:Algorithm 3": f"the step eta: {_A}saddle_point:private_smd_bias_reduced(..., "
+                                "calibration='certified') (.ledger)",
+    "saddle_point:Algorithm 4": "its parts' steps, certified as saddle_point Algorithm 3's "
+                                f"({_A}saddle_point:private_boosted_saddle_point(..., calibration='certified'))",
+    "saddle_point:Algorithm 5": f"the step eta: {_A}saddle_point:private_sco_anytime(..., calibration='certified') "
+                                "(.ledger)",
+}
+
+
+class _Fields:
+    """Records which attributes (and items) a case's reader takes from a result."""
+
+    def __init__(self, seen: list, path: str = ""):
+        self._seen, self._path = seen, path
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        path = f"{self._path}.{name}"
+        if path not in self._seen:
+            self._seen.append(path)
+        return _Fields(self._seen, path)
+
+    def __getitem__(self, index):
+        path = f"{self._path}[{index}]"
+        self._seen[:] = [p for p in self._seen if p != self._path] + [path]
+        return _Fields(self._seen, path)
+
+
+def return_fields(case: VectorCase) -> list[str]:
+    """The named fields the case reads from an object result (``[]``: the result is the output itself)."""
+    seen: list = []
+    try:
+        case.output(_Fields(seen))
+    except Exception:
+        pass
+    return sorted(p for p in seen if re.fullmatch(r"\.\w+(\[\d+\])?", p))    # not numpy's own look-ups
+
+
+def call_contract(algorithm: str) -> dict:
+    """What a candidate for ``algorithm`` is called with and may return (``python -m reference list``,
+    docs/conformance.md): the keyword arguments the cases pass (``always``: in every case; ``sometimes``:
+    in some), the return forms, and the reference function for the certified noise."""
+    mine = cases(algorithm)
+    order: list[str] = []
+    for c in mine:
+        order += [k for k in c.make_kwargs() if k not in order]
+    always = [k for k in order if all(k in c.make_kwargs() for c in mine)]
+    fields = []
+    for c in mine:
+        fields += [f for f in return_fields(c) if f not in fields]
+    if not fields:
+        forms = "the output itself (an array or a number)"
+    elif set(fields) == {".x", ".y"}:
+        forms = "the output (x then y, stacked), or an object with .x and .y"
+    else:
+        forms = "the output itself, or an object with " + " and ".join(fields)
+    return {"arguments": always + ["rng"], "sometimes": [k for k in order if k not in always],
+            "returns": forms, "fields": fields,
+            "certified_noise": CERTIFIED_NOISE.get(mine[0].algorithm, "not listed")}
+
+
+CONTRACT_BEGIN, CONTRACT_END = "<!-- call-contract:begin -->", "<!-- call-contract:end -->"
+
+
+def call_contract_markdown() -> str:
+    """The call contract of every id as a Markdown table (docs/conformance.md, between its markers)."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = [CONTRACT_BEGIN, "", "Generated from the cases (`reference.conformance.call_contract`; rewrite with "
+             "`python -c \"from reference.conformance import write_call_contract; "
+             "write_call_contract('docs/conformance.md')\"`).", "",
+             "| id | arguments (keywords, then rng) | returns | certified noise for a port without an accountant |",
+             "|---|---|---|---|"]
+    for algorithm in sorted({c.algorithm for c in cases()}):
+        c = call_contract(algorithm)
+        args = ", ".join(f"`{a}`" for a in c["arguments"])
+        if c["sometimes"]:
+            args += " (some cases also " + ", ".join(f"`{a}`" for a in c["sometimes"]) + ")"
+        returns = "the output" + (", or " + " and ".join(f"`{f}`" for f in c["fields"]) if c["fields"] else "")
+        lines.append(f"| {algorithm} | {args} | {cell(returns)} | {cell(c['certified_noise'])} |")
+    return "\n".join(lines + ["", CONTRACT_END])
+
+
+def write_call_contract(path) -> None:
+    from pathlib import Path
+
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    head, _, rest = text.partition(CONTRACT_BEGIN)
+    _, _, tail = rest.partition(CONTRACT_END)
+    path.write_text(head + call_contract_markdown() + tail, encoding="utf-8")
+
+
 def _na(case: VectorCase, prop: str, default: str) -> str:
     return case.not_applicable.get(prop, default)
 
@@ -635,8 +786,10 @@ def verdicts(rows: list[ConformanceRow], deciding: Iterable[str] | None = None) 
         if failed:
             verdict, detail = "fail", "; ".join(f"{r.case}: {r.detail}" for r in failed)
         elif applicable:
+            n_cases = len({r.case for r in applicable})
+            counted = f"{n_cases} cases" if n_cases == len(applicable) else f"{len(applicable)} checks on {n_cases} cases"
             verdict, detail = "pass", applicable[0].detail if len(applicable) == 1 else \
-                f"{len(applicable)} cases; e.g. {applicable[0].case}: {applicable[0].detail}"
+                f"{counted}; e.g. {applicable[0].case}: {applicable[0].detail}"
         else:
             reasons = list(dict.fromkeys(r.detail for r in mine))
             verdict, detail = "n/a", "; ".join(reasons)
@@ -727,12 +880,12 @@ def format_report(report: dict) -> str:
     required = report.get("require", [])
 
     def table(group):
-        out = [f"{'property':<{width}}  verdict  cases  detail"]
+        out = [f"{'property':<{width}}  verdict  checks  detail"]
         for v in (x for x in props if x.get("group", "conformance") == group):
             mark = {"pass": "PASS", "fail": "FAIL", "n/a": "n/a"}[v["verdict"]]
             count = f"{v['passed']}/{v['applicable']}" if v["applicable"] else "-"
             note = "" if v.get("decides", True) or v["verdict"] != "fail" else " (reported; not required)"
-            out.append(f"{v['property']:<{width}}  {mark:<7}  {count:<5}  {v['detail']}{note}")
+            out.append(f"{v['property']:<{width}}  {mark:<7}  {count:<6}  {v['detail']}{note}")
         return out
 
     if any(v.get("group", "conformance") == "conformance" for v in props):

@@ -169,6 +169,36 @@ def _elements(method: str, kwargs: dict, value: Any = None) -> tuple[str, list[d
     return distribution, per_element, shape
 
 
+# numpy draws these location-scale laws from the standard one: normal(loc, scale) = loc + scale * z with z
+# its standard_normal, laplace and gumbel likewise, exponential(scale) = scale * standard_exponential,
+# uniform(low, high) = low + (high - low) * random(). (location, scale) of each, as functions of the params.
+_FROM_STANDARD = {
+    "normal": lambda p: (p["loc"], p["scale"]), "laplace": lambda p: (p["loc"], p["scale"]),
+    "gumbel": lambda p: (p["loc"], p["scale"]), "exponential": lambda p: (0.0, p["scale"]),
+    "uniform": lambda p: (p["low"], p["high"] - p["low"]),
+}
+
+
+def _from_standard(entry: ScalarDraw, params: dict):
+    """The value a request with ``params`` gets from the reference's *standard* draw ``entry`` (loc 0, scale 1;
+    uniform on [0, 1)), computed as numpy computes it from the same standard variate, so bit for bit what the
+    candidate's own generator would return had it drawn that variate: a port asking ``normal(0, s)`` where the
+    reference drew ``standard_normal()`` and multiplied by s gets s z, the reference's value. None when the
+    reference's draw is not standard (then the parameters must match, as before) or the law has no
+    location-scale form."""
+    rescale = _FROM_STANDARD.get(entry.distribution)
+    if rescale is None or dict(entry.params) != _CANONICAL_DEFAULTS.get(entry.distribution):
+        return None
+    if dict(entry.params).keys() != params.keys():
+        return None
+    loc, scale = rescale(params)
+    if not (np.isfinite(loc) and np.isfinite(scale) and scale >= 0):
+        return None
+    if entry.distribution == "exponential":
+        return scale * entry.value
+    return loc + scale * entry.value
+
+
 class ReplayRng(RngProxy):
     """Hands back recorded draws; raises, saying where, if the caller's requests part from them.
 
@@ -253,6 +283,11 @@ class ReplayRng(RngProxy):
             ok = (isinstance(entry, ScalarDraw) and entry.distribution == distribution
                   and dict(entry.params).keys() == params.keys()
                   and all(np.isclose(params[k], v, rtol=self._rtol, atol=0.0) for k, v in entry.params))
+            if not ok and isinstance(entry, ScalarDraw) and entry.distribution == distribution:
+                scaled = _from_standard(entry, params)      # the reference's standard draw, rescaled as numpy does
+                if scaled is not None:
+                    values.append(scaled)
+                    continue
             if not ok:
                 wanted = ScalarDraw(distribution, tuple(params.items()), None, -1, i).describe()
                 where = (f"{entry.describe()} (its call {entry.call}, element {entry.element})"

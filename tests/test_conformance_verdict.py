@@ -400,3 +400,69 @@ def test_every_id_accepts_the_bare_output(algorithm):
     case = cases(algorithm)[0]
     ok, detail = replay(run_case(case), _tolerant(case), _bare(case))
     assert ok, detail
+
+
+# ---- the call contract (python -m reference list, docs/conformance.md) --------------------------------
+
+def test_the_call_contract_lists_what_the_cases_pass_and_names_real_functions():
+    """Per id: the arguments the cases pass bind to the conform function (and the reference's extra keywords,
+    ledger= and label=, are not listed); the fields a result object must have; a certified-noise entry whose
+    every named reference function exists. The negative controls: an argument the cases do not pass is not
+    listed; a misspelt function would not resolve."""
+    import inspect
+    import re
+
+    from reference.conformance import CERTIFIED_NOISE, call_contract
+
+    for algorithm in IDS:
+        contract = call_contract(algorithm)
+        assert contract["arguments"][-1] == "rng" and not {"ledger", "label"} & set(contract["arguments"])
+        for case in cases(algorithm):
+            kwargs = case.make_kwargs()
+            assert set(contract["arguments"][:-1]) <= set(kwargs) <= set(contract["arguments"] + contract["sometimes"])
+            inspect.signature(resolve(case.reference)).bind(**kwargs, rng=None)
+        assert algorithm in CERTIFIED_NOISE, algorithm
+        for target in re.findall(r"(reference\.[\w.]+:\w+)", CERTIFIED_NOISE[algorithm]):
+            resolve(target)
+    with pytest.raises(ParameterError):
+        resolve("reference.algorithms.online:tree_sigma_certified")
+    assert call_contract("core:private_prefix_sums")["fields"] == [".prefix_sums"]
+    assert call_contract("saddle_point:Algorithm 1")["fields"] == [".x", ".y"]
+    assert call_contract("core:laplace_mechanism")["fields"] == []
+
+
+def test_list_shows_the_call_contract_and_the_docs_table_is_current(capsys):
+    from reference.cli import main
+    from reference.conformance import call_contract_markdown
+
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "arguments        xs, sigma, sensitivity, rng (in some cases also: norm_bound)" in out
+    assert "returns          the output itself, or an object with .prefix_sums" in out
+    assert "certified noise  reference.algorithms.lasso:lasso_noise_scale" in out
+    assert "ledger=" not in out.split("Building blocks")[0]
+    assert call_contract_markdown() in (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8"), \
+        "stale call-contract table: python -c \"from reference.conformance import write_call_contract; " \
+        "write_call_contract('docs/conformance.md')\""
+
+
+def test_replay_hands_a_rescaled_standard_draw_bit_for_bit():
+    """The reference draws standard_normal() and multiplies by sigma; a port asking normal(0, sigma) gets
+    0 + sigma z, what numpy computes from the same variate (checked here against numpy itself), so it is
+    bit-exact and replay says so. A port asking normal(0, 0.8 sigma) gets 0.8 sigma z and is refused."""
+    from reference.vectors import replay, run_case
+
+    z = np.random.default_rng(5).standard_normal(64)
+    assert np.array_equal(np.random.default_rng(5).normal(0.3, 1.7, 64), 0.3 + 1.7 * z)
+
+    def normal_port(value, sensitivity, sigma, rng):
+        value = np.asarray(value, dtype=float)
+        return value + rng.normal(0.0, sigma, size=value.shape)
+
+    def under_noised(value, sensitivity, sigma, rng):
+        return normal_port(value, sensitivity, 0.8 * sigma, rng)
+
+    for case in cases("core:gaussian_mechanism"):
+        assert replay(run_case(case), case, normal_port) == (True, "identical within tolerance")
+        ok, detail = replay(run_case(case), case, under_noised)
+        assert not ok and "max |difference|" in detail, detail

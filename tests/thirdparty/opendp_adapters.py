@@ -83,12 +83,20 @@ def noisy_max_measurement(scale: float, monotone: bool, measure: str):
     return dp.m.make_noisy_max(*space, out, scale=scale)
 
 
+def _privacy_loss(meas, sensitivity):
+    """OpenDP's privacy map at the caller's sensitivity, as an OpenDP user reads the loss before releasing.
+    OpenDP's samplers never read the sensitivity (it enters the map only); the map refuses a negative one
+    (``OpenDPException: FailedMap("sensitivity ...")``), so the adapter does not release on it."""
+    return meas.map(float(sensitivity))
+
+
 def laplace_mechanism(value, sensitivity, scale, rng, *, k=None):
     """core:laplace_mechanism by ``opendp.measurements.make_laplace`` (``rng`` unused)."""
     arr = _vector(value)
     if not scale > 0:
         raise ParameterError("scale", "> 0", scale)
     meas = laplace_measurement(max(arr.size, 1), float(scale), k)
+    _privacy_loss(meas, sensitivity)
     return _shaped(arr, meas(arr.ravel().tolist()))
 
 
@@ -103,6 +111,7 @@ def gaussian_mechanism(value, sensitivity, sigma, rng):
     if not sigma > 0:
         raise ParameterError("sigma", "> 0", sigma)
     meas = gaussian_measurement(max(arr.size, 1), float(sigma))
+    _privacy_loss(meas, sensitivity)
     return _shaped(arr, meas(arr.ravel().tolist()))
 
 
@@ -129,9 +138,13 @@ def report_noisy_max(scores, sensitivity, scale, rng, *, noise="laplace", monoto
     if not scale > 0:
         raise ParameterError("scale", "> 0", scale)
     if noise == "gumbel":
-        return int(noisy_max_measurement(float(scale), bool(monotone), "zCDP")(s))
+        meas = noisy_max_measurement(float(scale), bool(monotone), "zCDP")
+        _privacy_loss(meas, sensitivity)
+        return int(meas(s))
     if noise == "laplace":
-        return int(np.argmax(laplace_measurement(len(s), float(scale))(s)))
+        meas = laplace_measurement(len(s), float(scale))
+        _privacy_loss(meas, sensitivity)
+        return int(np.argmax(meas(s)))
     raise ParameterError("noise", "'laplace' or 'gumbel'", noise)
 
 
@@ -140,7 +153,9 @@ def noisy_max_pure(scores, sensitivity, scale, rng, *, noise="laplace", monotone
     ``noise`` asks: its noise is exponential, so its law is permute-and-flip's (McKenna-Sheldon 2020)."""
     if not scale > 0:
         raise ParameterError("scale", "> 0", scale)
-    return int(noisy_max_measurement(float(scale), bool(monotone), "pure")(_scores(scores)))
+    meas = noisy_max_measurement(float(scale), bool(monotone), "pure")
+    _privacy_loss(meas, sensitivity)
+    return int(meas(_scores(scores)))
 
 
 def exponential_mechanism_pure(scores, sensitivity, epsilon, rng, *, monotone=False):
