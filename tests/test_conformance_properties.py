@@ -183,10 +183,12 @@ def gaussian_with_a_noise_floor(value, sensitivity, sigma, rng):
 
 
 def gaussian_on_global_state(value, sensitivity, sigma, rng):
-    """Draws its noise from rng but its sign from an unseeded generator: the right law, not reproducible."""
+    """Draws the first coordinate's noise from rng, the others' from an unseeded generator: not reproducible.
+    (A candidate that never draws from rng is unseeded: determinism is n/a for it, tests/test_conformance_verdict.py.)"""
     value = np.asarray(value, dtype=float)
-    sign = np.random.default_rng().choice([-1.0, 1.0])
-    return value + sign * sigma * rng.standard_normal(value.shape)
+    noise = sigma * np.random.default_rng().standard_normal(value.shape)
+    noise.flat[0] = sigma * rng.standard_normal()
+    return value + noise
 
 
 def gaussian_overflowing(value, sensitivity, sigma, rng):

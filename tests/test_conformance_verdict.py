@@ -69,9 +69,12 @@ def laplace_unseeded(value, sensitivity, scale, rng):
 
 
 def laplace_partly_seeded(value, sensitivity, scale, rng):
-    """Draws its noise from rng but its sign from an unseeded generator: the same seed, other outputs."""
+    """Draws the first coordinate's noise from rng and the others' from an unseeded generator: the right law,
+    and (a continuous law) other outputs for the same seed, always."""
     value = _checked(value, sensitivity, scale)
-    return value + np.random.default_rng().choice([-1.0, 1.0]) * rng.laplace(0.0, scale, value.shape)
+    noise = np.random.default_rng().laplace(0.0, scale, value.shape)
+    noise.flat[0] = rng.laplace(0.0, scale)
+    return value + noise
 
 
 def laplace_parameter_error_inside(value, sensitivity, scale, rng):
