@@ -4,15 +4,15 @@ Each row runs the algorithm's own loop once per draw on a worst-case neighbourin
 whole released stream to one scalar (the log-likelihood-ratio direction of the pair), with a
 negative control at half the noise (the factor 2 a port can lose):
 
-- Algorithm 1 (POCP, Theorem 1) with the extremal OCP algorithm of catalogue P14,
+- Algorithm 1 (POCP, Theorem 1) with the extremal OCP algorithm (x_{t+1} moved by exactly lambda/t),
   x_{t+1} = (lam / 2t) s(f_1), s = +-1, whose sensitivity is exactly lam/t at every round, on a set
   so large that the projection never acts: the released stream is exactly Gaussian with
   mu = sqrt(T - 1) lam / beta, and the statistic sum_t t xhat_{t+1} is its likelihood ratio;
-- Algorithm 2 (PIGD, Theorem 3) on catalogue P21's pair (f_1 = +-x + (alpha/2) x^2, alpha = 0.01),
+- Algorithm 2 (PIGD, Theorem 3) on online-E02's pair (f_1 = +-x + (alpha/2) x^2, alpha = 0.01),
   where the printed noise (2L, no 1/alpha) is refuted and the certified noise holds;
 - Algorithm 5 (PrivateSum, Theorem 9), item 1 = +-R, the statistic the sum of the prefix sums at
   t = 1, 2, 4, ..., T (exactly the nodes holding item 1);
-- Algorithm 6 (POL, Theorem 10) on catalogue P22's pair (z_1 = +-z0), the released point itself.
+- Algorithm 6 (POL, Theorem 10) on online-E05's pair (z_1 = +-z0), the released point itself.
 
 Importing this module is cheap; the rows are built by :func:`audit_cases`.
 """
@@ -86,7 +86,7 @@ def pocp_certified(calibration: str) -> float:
 
 
 # ---------------------------------------------------------------------------
-# Algorithm 2: catalogue P21's pair
+# Algorithm 2: the pair of errata online-E02
 
 
 PIGD = dict(T=50, eps=1.0, delta=1e-5, alpha=0.01, r=100.0)
@@ -193,7 +193,7 @@ def tree_certified(calibration: str) -> float:
 
 
 # ---------------------------------------------------------------------------
-# Algorithm 6: catalogue P22's pair, shortened to T = 20
+# Algorithm 6: the pair of errata online-E05, shortened to T = 20
 
 
 POL = dict(T=20, eps=1.0, delta=1e-5, eps_g=0.1, B=1.0, z0=0.2)
@@ -325,7 +325,7 @@ def audit_cases() -> list:
                 "retired: its control (half the noise) has true epsilon <= 2.77 < 3 even on the whole unprojected "
                 "transcript, so no size could flag it; online:Theorem 3 #3 (white-box, transcript LLR, exact GDP) "
                 "audits the certified calibration"),
-            worst_case="catalogue P21: f_1 = +-x + (alpha/2) x^2 moves x_2 by 1/alpha and every later iterate by "
+            worst_case="online-E02's pair: f_1 = +-x + (alpha/2) x^2 moves x_2 by 1/alpha and every later iterate by "
                        "2/(alpha (t+1)); the weights are the likelihood-ratio direction of the unprojected stream",
             samples=20_000, quick_samples=4_000, chunk=1_000,
         ))
@@ -366,7 +366,7 @@ def audit_cases() -> list:
                                    f"{pol_exact(calibration, POL_CONTROL[calibration]):.3g} <= 2 eps)"),
             thresholds=Bonferroni(thresholds=(0.5, 0.9, 0.999), events=("upper",), orders=("forward",)),
             calibration=calibration, erratum="online-E05" if calibration == "paper" else "",
-            worst_case="catalogue P22: z_1 = +-z0 moves x_2 to -+1 and the average by 4 (H_T - 1)/T, the "
+            worst_case="online-E05's pair: z_1 = +-z0 moves x_2 to -+1 and the average by 4 (H_T - 1)/T, the "
                        "sensitivity bound 2 L (H_T - 1)/(alpha T) with equality",
             samples=40_000, quick_samples=8_000, chunk=2_000,
         ))
@@ -577,7 +577,7 @@ def wb_q_sigma(factor: float = 1.0) -> float:
     from ..algorithms.online import tree_sigma
 
     p = WB_Q
-    return factor * tree_sigma(p["R"] ** 2, p["T"], p["eps"], p["delta"], "certified", trees=2)
+    return factor * tree_sigma(p["R"] ** 2, p["T"], p["eps"], p["delta"], "certified", trees=2, items=p["T"] - 1)
 
 
 def wb_q_losses(which: int):

@@ -11,6 +11,7 @@ T_PRIV = "tests/online/test_privacy.py"
 T_SENS = "tests/online/test_sensitivity.py"
 T_TREE = "tests/online/test_tree.py"
 T_LAW = "tests/online/test_release_law.py"
+T_REG = "tests/online/test_regret.py"
 _L8 = ("        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n"
        "        # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        x_hat")
 _L8_GIGA = ("        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n"
@@ -98,8 +99,8 @@ MUTANTS = (
     Mutant(
         id="online-M11", target="online:Algorithm 4", bug_class="sensitivity",
         description="PQFTL's certified trees calibrated for ||y v|| <= R (line 8's R) instead of R^2",
-        file=F, find='sig_V = sig_u = tree_sigma(R * R, T, eps, delta, "certified", trees=2)',
-        replace='sig_V = sig_u = tree_sigma(R, T, eps, delta, "certified", trees=2)',
+        file=F, find='sig_V = sig_u = tree_sigma(R * R, T, eps, delta, "certified", trees=2, items=T - 1)',
+        replace='sig_V = sig_u = tree_sigma(R, T, eps, delta, "certified", trees=2, items=T - 1)',
         checks=(f"{T_PRIV}::test_pqftl_u_tree_with_R_refuted",),
     ),
     Mutant(
@@ -202,13 +203,13 @@ MUTANTS = (
     Mutant(
         id="online-M26", target="online:Algorithm 4", bug_class="composition",
         description="PQFTL's certified sigma certifies one tree, not the two trees of lines 7-8",
-        file=F, find='"certified", trees=2)', replace='"certified", trees=1)',
+        file=F, find='"certified", trees=2, items=T - 1)', replace='"certified", trees=1, items=T - 1)',
         checks=(f"{T_PRIV}::test_pqftl_u_tree_with_R_refuted",),
     ),
     Mutant(
         id="online-M27", target="online:Algorithm 5", bug_class="sensitivity",
         description="the certified tree sigma counts floor(log2 T) nodes per item instead of floor(log2 T) + 1",
-        file=F, find="sens = 2.0 * b * math.sqrt(T.bit_length())", replace="sens = 2.0 * b * math.sqrt(T.bit_length() - 1)",
+        file=F, find="sens = 2.0 * b * math.sqrt(n.bit_length())", replace="sens = 2.0 * b * math.sqrt(n.bit_length() - 1)",
         checks=("tests/online/test_audit_cases.py::test_row_certificates", f"{T_TREE}::test_certified_sigma_holds_and_is_tight"),
     ),
     Mutant(
@@ -228,7 +229,7 @@ MUTANTS = (
     Mutant(
         id="online-M30", target="online:Algorithm 5", bug_class="noise-law",
         description="Alg 5 line 3's printed sigma^2 with log T instead of log^2 T",
-        file=F, find="lT * lT * _log(lT / delta, log_base)", replace="lT * _log(lT / delta, log_base)",
+        file=F, find="lT * lT * _log(lT / delta, inner_log_base)", replace="lT * _log(lT / delta, inner_log_base)",
         checks=(f"{T_PRIV}::test_pqftl_u_tree_with_R_refuted", f"{T_TREE}::test_printed_sigma_refuted_at_T1024_and_T16"),
     ),
     # PGIGA's drawn noise (its privacy tests read only the ledger, which records the beta meant).
@@ -267,5 +268,71 @@ MUTANTS = (
         find='    return np.clip(avg + factor * scale * rng.standard_normal(n), -POL["B"], POL["B"])',
         replace="    return avg + factor * scale * rng.standard_normal(n)",
         checks=("tests/online/test_audit_cases.py::test_pol_rows_vectorised_sampler_is_the_line_by_line_algorithm",),
+    ),
+    # Issue 22 (second review): data-blind releases, noise and sensitivity off by a constant, ledger and sums off
+    # by one; each killed by a check that runs the wrong answer beside the algorithm or reaches the bound.
+    Mutant(
+        id="online-M35", target="online:Algorithm 1", bug_class="data-use",
+        description="POCP releases a uniform point of C at every round (ignores the data; ledger unchanged)",
+        file=F, find="# Line 8: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        x_hat = _project(C, x_tilde)",
+        replace="# Line 8: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        x_hat = uniform_point(C, rng)",
+        checks=(f"{T_REG}::test_pocp_expected_regret_within_theorem_2",
+                f"{T_REG}::test_pocp_regret_quantile_within_corollary_1"),
+    ),
+    Mutant(
+        id="online-M36", target="online:Algorithm 3", bug_class="data-use",
+        description="PGIGA releases a uniform point of C after the warm-up (ignores the data; ledger unchanged)",
+        file=F, find="decisions.append(_project(C, x_tilde))", replace="decisions.append(uniform_point(C, rng))",
+        checks=(f"{T_REG}::test_pgiga_expected_regret_within_theorem_6",),
+    ),
+    Mutant(
+        id="online-M37", target="online:Algorithm 1", bug_class="noise-scale",
+        description="POCP draws line 7's noise at 0.8 beta while the ledger records beta",
+        file=F,
+        find="# Line 7: noise addition xtilde_{t+1} = x_{t+1} + b_{t+1}, b ~ N(0, beta^2/t^2 I)\n"
+             "        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)",
+        replace="# Line 7: noise addition xtilde_{t+1} = x_{t+1} + b_{t+1}, b ~ N(0, beta^2/t^2 I)\n"
+                "        x_tilde = x + (0.8 * beta / t) * rng.standard_normal(x.shape)",
+        checks=(f"{T_LAW}::test_pocp_line_7_noise_is_the_printed_beta_over_t",),
+    ),
+    Mutant(
+        id="online-M38", target="online:Algorithm 2", bug_class="sensitivity",
+        description="IGD's lambda at half its value (L/alpha instead of Lemma 4's 2L/alpha)",
+        file=F, find='return 2.0 * check_positive(L, "L") / check_positive(alpha, "alpha")',
+        replace='return 1.0 * check_positive(L, "L") / check_positive(alpha, "alpha")',
+        checks=(f"{T_SENS}::test_igd_sensitivity_worst_pair_reaches_the_bound",),
+    ),
+    Mutant(
+        id="online-M39", target="online:Algorithm 2", bug_class="sensitivity",
+        description="IGD's lambda at 0.8 of Lemma 4's 2L/alpha",
+        file=F, find='return 2.0 * check_positive(L, "L") / check_positive(alpha, "alpha")',
+        replace='return 1.6 * check_positive(L, "L") / check_positive(alpha, "alpha")',
+        checks=(f"{T_SENS}::test_igd_sensitivity_worst_pair_reaches_the_bound",),
+    ),
+    Mutant(
+        id="online-M40", target="online:Algorithm 3", bug_class="composition",
+        description="PGIGA's ledger charges one noisy round fewer than line 4 releases (T - t_q - 1)",
+        file=F, find='ledger.record(_stream_event(lam, beta, k - tq, "PGIGA line 8"))',
+        replace='ledger.record(_stream_event(lam, beta, k - tq - 1, "PGIGA line 8"))',
+        checks=(f"{T_LAW}::test_pgiga_ledger_counts_every_noisy_release",),
+    ),
+    Mutant(
+        id="online-M41", target="online:Algorithm 6", bug_class="averaging",
+        description="POL's running sum starts at 0 instead of line 6's s = x_1 (x_1 left out of the average)",
+        file=F, find="s = x.copy()", replace="s = np.zeros_like(x)",
+        checks=(f"{T_ALG}::test_pol_releases_the_average_of_x1_and_the_igd_iterates",),
+    ),
+    Mutant(
+        id="online-M42", target="online:Algorithm 5", bug_class="noise-scale",
+        description="line 11's inner nodes draw 0.8 sigma (the leaves sigma; ledger unchanged)",
+        file=F, find="B.B_hat[s] = B.B[s] + B._noise()", replace="B.B_hat[s] = B.B[s] + 0.8 * B._noise()",
+        checks=(f"{T_LAW}::test_pqftl_paper_trees_draw_the_printed_sigma_at_every_node",),
+    ),
+    Mutant(
+        id="online-M43", target="online:Algorithm 4", bug_class="noise-scale",
+        description="PQFTL's certified trees at 3 sigma (over-noised: private, but the regret of Theorem 8 is lost)",
+        file=F, find='sig_V = sig_u = tree_sigma(R * R, T, eps, delta, "certified", trees=2, items=T - 1)',
+        replace='sig_V = sig_u = 3 * tree_sigma(R * R, T, eps, delta, "certified", trees=2, items=T - 1)',
+        checks=(f"{T_REG}::test_pqftl_regret_is_polylog",),
     ),
 )

@@ -83,11 +83,32 @@ def test_zero_noise_reductions():
         u_hat, Bu = ol.private_sum(f.y * f.v, Bu, t, 1.0, 1.0, 0.1, 30, np.random.default_rng(0), sigma=0.0)
         x.append(np.linalg.solve(t * np.eye(3) + V_hat, u_hat))
     assert np.allclose(np.array(x), q.decisions, rtol=1e-12, atol=1e-14)
-    # POL with negligible noise returns (the projection of) the average IGD iterate
-    data = [ol.QuadraticLoss([z], 0.0, [0.0]) for z in np.linspace(-0.2, 0.2, 9)]
-    pol = ol.private_offline_learning(data, None, 1.0, 1e-5, 0.1, 0.2, 1.0, np.random.default_rng(0), d=1,
-                                      x1=np.zeros(1))
-    assert np.allclose(pol.extra["average"], np.mean(pol.iterates, axis=0))
+
+
+@pytest.mark.claim("online:No feedback")
+@pytest.mark.parametrize("T,x1", [(9, 0.37), (16, -0.8)])
+def test_pol_releases_the_average_of_x1_and_the_igd_iterates(T, x1):
+    """Algorithm 6 lines 6-14 recomputed here: losses z_t x on R (L = 0.2), B = 1, eps_g = 0.1 so alpha = 0.1,
+    x_1 != 0; line 9's IGD step on z_t x + (alpha/2) x^2 with eta_t = 1/(alpha t) is x_{t+1} = (t x_t - z_t/alpha)
+    / (t + 1), projected onto [-B, B]; line 6 starts the sum at s = x_1 and line 12 divides by T. The average is
+    compared to 1e-12, and the released decision (eps_p = 1e8: beta ~ 5e-5, certified) lies within
+    6 beta of it: the decision is read, not only the average."""
+    rng = np.random.default_rng(T)
+    z = rng.uniform(-0.2, 0.2, T)
+    alpha, B = 0.1, 1.0
+    xs = [x1]
+    for t in range(1, T):                                   # lines 7-11: only z_1..z_{T-1} enter
+        xs.append(float(np.clip((t * xs[-1] - z[t - 1] / alpha) / (t + 1), -B, B)))
+    want = sum(xs) / T
+    data = [ol.QuadraticLoss([v], 0.0, [0.0]) for v in z]
+    pol = ol.private_offline_learning(data, None, 1e8, 1e-5, 0.1, 0.2, B, np.random.default_rng(1), d=1,
+                                      x1=np.array([x1]), calibration="certified")
+    assert pol.extra["alpha"] == pytest.approx(alpha, rel=1e-15)
+    assert pol.extra["average"][0] == pytest.approx(want, rel=1e-12, abs=1e-15)
+    assert np.allclose(pol.iterates[:, 0], xs, rtol=1e-12, atol=1e-15)
+    assert 0 < pol.noise_scale < 1e-4           # eps_p = 1e8
+    assert abs(pol.decisions[0, 0] - want) <= 6 * pol.noise_scale
+    assert abs(want - float(np.mean(xs[1:]))) > 100 * pol.noise_scale       # x_1 (not 0) is in the sum
 
 
 def test_ftl_and_qftl_are_the_leaders():
@@ -102,7 +123,7 @@ def test_ftl_and_qftl_are_the_leaders():
     for t in range(1, 10):
         sol = optimize.minimize(lambda x: sum(f(x) for f in sq[:t]), np.zeros(2), tol=1e-12).x
         assert np.allclose(q.decisions[t], sol, atol=1e-6)
-    # Algorithm 4 line 1's un-halved loss would give a different leader (catalogue A07)
+    # Algorithm 4 line 1's un-halved loss would give a different leader (errata online-E06)
     V = sum(np.outer(f.v, f.v) for f in sq[:5])
     u = sum(f.y * f.v for f in sq[:5])
     assert not np.allclose(np.linalg.solve(V + 2.5 * np.eye(2), u), q.decisions[5])
@@ -193,3 +214,22 @@ def test_results_carry_both_epsilons():
     assert r.certified_epsilon > 0 and r.decisions.shape == (10, 2) and r.extra["warmup"] == 2
     with pytest.raises(Exception):
         r.decisions = None
+
+
+@pytest.mark.claim("online:Theorem 3")
+@pytest.mark.parametrize("T", [33, 64])
+def test_pigd_is_pocp_with_igd(T):
+    """Algorithm 2 is Algorithm 1 with IGD (eta_t = 1/(alpha t)) as the OCP algorithm (§3.3): private_igd keeps
+    its own line-by-line loop (its own line numbers and noise constant), and with the same beta and generator it
+    releases bit-for-bit the stream of pocp(..., igd_update(alpha), lambda = 2L/alpha), x_1 drawn from C by both."""
+    C = L2Ball(3, 0.9)
+    fs = quad_stream(T, 3, 40 + T, alpha=0.7)
+    L = max(f.lipschitz(C) for f in fs)
+    beta = 2.3
+    a = ol.private_igd(fs, C, T, 1.0, 1e-3, L, 0.7, np.random.default_rng(T), beta=beta)
+    b = ol.pocp(fs, C, ol.igd_update(0.7), ol.igd_sensitivity(L, 0.7), T, 1.0, 1e-3, np.random.default_rng(T),
+                beta=beta)
+    assert np.array_equal(a.decisions, b.decisions) and np.array_equal(a.iterates, b.iterates)
+    assert np.array_equal(a.costs, b.costs)
+    assert a.ledger.events[0].sensitivity == b.ledger.events[0].sensitivity
+    assert np.linalg.norm(a.decisions[0]) > 0                          # x_1 drawn from C, not 0

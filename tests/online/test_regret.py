@@ -82,32 +82,66 @@ def test_qftl_printed_norm_bound_fails():
     assert np.allclose(x[1:, 0], 0.5) and x[1, 0] > 2 * 10 / 100
 
 
+def shifted_stream(T, d, rng, alpha=1.0, spread=(1.0, 1.5)):
+    """Family (Q) losses whose minimiser sits away from 0 and from the start point: centres c_t around
+    m = (0.5, -0.35, ...), linear parts g_t uniform in [-0.3, 0.3]^d, curvatures alpha U(spread) (data-dependent
+    constants, none equal to 1). A learner that ignores the data pays a constant per round."""
+    m = np.resize(np.array([0.5, -0.35]), d)
+    return [ol.QuadraticLoss(rng.uniform(-0.3, 0.3, d), alpha * rng.uniform(*spread), m + rng.uniform(-0.3, 0.3, d))
+            for _ in range(T)]
+
+
+X1 = np.array([-0.3, 0.4])          # the start point (in C, away from x*, != 0)
+
+
+def data_blind_regrets(fs, C, x1, seed):
+    """The two learners that ignore the data, run beside the algorithm: uniform decisions on C (drawn from
+    their own generator) and the fixed decision x_1."""
+    rng = np.random.default_rng(seed)
+    T = len(fs)
+    uniform = ol.regret(fs, np.array([ol.uniform_point(C, rng) for _ in range(T)]), C)
+    fixed = ol.regret(fs, np.tile(x1, (T, 1)), C)
+    return uniform, fixed
+
+
+def pocp_bound(d, L, lam, diam, T, eps, delta, base, gamma=1.0):
+    """Theorem 2 (gamma = 1) / Corollary 1: 2 sqrt(d) L (lambda + ||C||) sqrt(T) ln^2(T/delta) / sqrt(eps gamma)
+    + R_A(T), R_A the non-private run's measured regret."""
+    return 2 * math.sqrt(d) * L * (lam + diam) * math.sqrt(T) * math.log(T / delta) ** 2 / math.sqrt(eps * gamma) + base
+
+
 @pytest.mark.claim("online:Theorem 2")
 def test_pocp_expected_regret_within_theorem_2():
-    """POCP with IGD (lambda = 2L/alpha, paper beta), d = 2, T = 2000, eps = 1e4, delta = 0.01: the mean of 5
-    runs plus 3 standard errors is below the bound, which is below the trivial bound T x (range of f on C)."""
+    """POCP with IGD (lambda = 2L/alpha, printed beta), d = 2, T = 2000, delta = 0.01, x_1 = (-0.3, 0.4), on losses
+    whose minimiser is x* ~ (0.5, -0.35). The bound separates only at eps >= ~1e5 at this T (at eps = 1e4 it is
+    ~3700, above every learner's regret, the data-blind ones included: the sqrt(T) ln^2(T/delta) term needs
+    T ~ 1e6 to fall below T x (a constant) at eps = 1e4); at eps = 1e6 it is ~375. The mean of 5 runs plus 3
+    standard errors is below it; uniform decisions on C (~1300) and the fixed decision x_1 (~1200), run beside,
+    exceed it."""
     rng = np.random.default_rng(1)
-    d, T, eps, delta, alpha = 2, 2000, 1e4, 0.01, 1.0
+    d, T, eps, delta, alpha = 2, 2000, 1e6, 0.01, 1.0
     C = L2Ball(d, 1.0)
-    fs = quad_stream(T, d, rng)
+    fs = shifted_stream(T, d, rng, alpha)
     L = max(f.lipschitz(C) for f in fs)
     lam = ol.igd_sensitivity(L, alpha)
-    base = ol.regret(fs, ol.igd(fs, C, alpha, x1=np.zeros(d)).decisions, C)
+    base = ol.regret(fs, ol.igd(fs, C, alpha, x1=X1).decisions, C)
     regs = [ol.regret(fs, ol.pocp(fs, C, ol.igd_update(alpha), lam, T, eps, delta, np.random.default_rng(s),
-                                  x1=np.zeros(d)).decisions, C) for s in range(5)]
-    bound = 2 * math.sqrt(d) * L * (lam + 2.0) * math.sqrt(T) * math.log(T / delta) ** 2 / math.sqrt(eps) + base
+                                  x1=X1).decisions, C) for s in range(5)]
+    bound = pocp_bound(d, L, lam, 2.0, T, eps, delta, base)
     assert_bound_bites(bound, T * L * 2.0, what="Theorem 2")
+    uniform, fixed = data_blind_regrets(fs, C, X1, 101)
+    assert uniform > bound and fixed > bound, (uniform, fixed, bound)      # the check rejects data-blind output
     assert np.mean(regs) + 3 * np.std(regs, ddof=1) / math.sqrt(5) <= bound
 
 
-def _pigd_regret(T, seed, constant_noise=False):
+def _pigd_regret(T, seed, constant_noise=False, calibration="certified"):
     rng = np.random.default_rng(seed)
     d, alpha = 2, 1.0
     C = L2Ball(d, 1.0)
     fs = quad_stream(T, d, rng)
     L = max(f.lipschitz(C) for f in fs)
     if not constant_noise:
-        res = ol.private_igd(fs, C, T, 1.0, 1e-3, L, alpha, rng, calibration="certified", x1=np.zeros(d))
+        res = ol.private_igd(fs, C, T, 1.0, 1e-3, L, alpha, rng, calibration=calibration, x1=np.zeros(d))
         return ol.regret(fs, res.decisions, C)
     # rate negative control: the same IGD iterates, noise beta at every round instead of beta / t
     beta = ol.pocp_noise_scale(ol.igd_sensitivity(L, alpha), T, 1.0, 1e-3, "certified")
@@ -118,84 +152,152 @@ def _pigd_regret(T, seed, constant_noise=False):
 
 @pytest.mark.claim("online:Theorem 4")
 def test_pigd_regret_rate_is_sqrt_T():
+    """Theorem 4 under both calibrations (eps = 1, delta = 1e-3, alpha = 1, d = 2, T = 100..1600, 4 runs per T).
+    Certified noise: the fitted exponent's 95% interval meets [0.3, 0.7] (1/2 with log factors) and excludes the
+    nearest wrong exponent 1; measured 0.60-0.64, intervals within [0.56, 0.67]. Negative control: the same IGD
+    iterates with noise beta at every round (not beta/t) is linear (interval above 0.9). The printed beta (line
+    8): beta/t exceeds the unit ball's radius at every round at these T, the regret is linear (measured
+    0.97-0.99, intervals within [0.94, 1.01]): the O~(sqrt T) of Theorem 4 is checked for the certified noise
+    only (the claim says so)."""
     Ts = (100, 200, 400, 800, 1600)
     ys = [[_pigd_regret(T, 100 * T + r) for r in range(4)] for T in Ts]
     fit = fit_rate(Ts, ys, np.random.default_rng(0))
-    assert_rate(fit, 0.5, 1.0, relation="at_most", tolerance=0.2, what="PIGD regret in T")
+    assert_rate(fit, 0.5, 1.0, relation="equal", tolerance=0.2, what="PIGD regret in T (certified)")
+    assert fit.upper < 0.75, fit
     ctrl = fit_rate(Ts, [[_pigd_regret(T, 100 * T + r, True) for r in range(4)] for T in Ts],
                     np.random.default_rng(0))
-    assert ctrl.lower > 0.7, ctrl          # the control is linear: the check tells sqrt T from T
+    assert ctrl.lower > 0.9, ctrl          # the control is linear: the check tells sqrt T from T
+    Tp = Ts[:4]
+    paper = fit_rate(Tp, [[_pigd_regret(T, 100 * T + r, calibration="paper") for r in range(4)] for T in Tp],
+                     np.random.default_rng(0))
+    assert paper.lower > 0.9, paper        # the printed beta: linear at these sizes
 
 
-def _pqftl_regret(T, seed, naive=False):
+PQFTL = dict(d=2, R=1.0, alpha=1.0, eps=100.0, delta=0.01, K=11, Ts=(128, 256, 512, 1024))
+
+
+def pqftl_stream(T, seed):
+    """eq. (19) losses, d = 2: v_t uniform on the unit circle (||v|| = R = 1), y_t = <v_t, (0.6, -0.5)> + N(0, 0.01)
+    clipped to [-1, 1], alpha = 1: x* ~ 0.33 (0.6, -0.5), so predicting 0 pays ~0.05 a round."""
     rng = np.random.default_rng(seed)
-    d, R, alpha, eps, delta = 2, 1.0, 2.0, 20.0, 0.01
+    x_true = np.array([0.6, -0.5])
     fs = []
-    x_true = np.array([0.4, -0.3])
     for _ in range(T):
-        v = rng.uniform(-1, 1, d) / math.sqrt(d)
-        fs.append(ol.SquaredLoss(v, float(np.clip(v @ x_true + 0.1 * rng.standard_normal(), -1, 1)), alpha))
-    if not naive:
-        return ol.regret(fs, ol.pqftl(fs, T, eps, delta, R, alpha, rng, calibration="certified").decisions)
-    # rate negative control: the naive private prefix sums of §3.5.1, fresh noise at every round, calibrated
-    # for the T - 1 releases of each sum (l2 sensitivity 2 R^2 per release); its iterates are projected onto
-    # the ball ||x|| <= B_x that holds the QFTL iterates (so its regret is finite), which only helps it
-    sigma = ol.tree_sigma(R * R, T, eps, delta, "certified", trees=2) / math.sqrt(T.bit_length()) * math.sqrt(T - 1)
-    V, u, dec = np.zeros((d, d)), np.zeros(d), [np.zeros(d)]
-    for t, f in enumerate(fs[:-1], start=1):
-        V, u = V + np.outer(f.v, f.v), u + f.y * f.v
-        V_hat = V + sigma * rng.standard_normal((d, d))
-        u_hat = u + sigma * rng.standard_normal(d)
-        x = np.linalg.solve(t * alpha * np.eye(d) + V_hat, u_hat)
-        bx = min(R / (2 * math.sqrt(alpha)), R * R / alpha)        # post-processing onto ||x|| <= B_x
-        dec.append(x * min(1.0, bx / max(np.linalg.norm(x), 1e-300)))
-    return ol.regret(fs, np.array(dec))
+        v = rng.standard_normal(2)
+        v /= np.linalg.norm(v)
+        fs.append(ol.SquaredLoss(v, float(np.clip(v @ x_true + 0.1 * rng.standard_normal(), -1, 1)), PQFTL["alpha"]))
+    return fs
+
+
+def burn_in(sigma, T):
+    """The rounds where Theorem 8's proof has no bound: (31) needs alpha - 6 sigma_t sqrt(d) R/(alpha t) > 0, with
+    sigma_t = sigma sqrt(floor(log2 T) + 1) the largest per-entry noise of a prefix sum (Theorem 9's utility);
+    t0 = the last t where it fails (public: sigma, T, d, R, alpha)."""
+    p = PQFTL
+    return math.ceil(6 * sigma * math.sqrt(T.bit_length()) * math.sqrt(p["d"]) * p["R"] / p["alpha"] ** 2)
+
+
+def pqftl_regrets(offset, noise_factor=1.0, Ts=None):
+    """For each T of the grid: K independent runs (fresh stream, fresh noise) of PQFTL with the certified trees
+    (eps = 100, delta = 0.01) times ``noise_factor``. Returns arrays of shape (len(Ts), K): PQFTL's regret, the
+    data-blind learner's (xhat_t = xhat_1 = 0), and both restricted to the rounds after the burn-in t0 (the
+    regret of the sub-stream t0 + 1..T against its best fixed decision)."""
+    p = PQFTL
+    out = {k: [] for k in ("all", "blind", "after", "blind_after")}
+    for T in Ts or p["Ts"]:
+        sigma = ol.tree_sigma(p["R"] ** 2, T, p["eps"], p["delta"], "certified", trees=2) * noise_factor
+        t0 = burn_in(sigma / noise_factor, T)
+        rows = {k: [] for k in out}
+        for r in range(p["K"]):
+            seed = 10**6 * offset + 1000 * T + r
+            fs = pqftl_stream(T, seed)
+            res = ol.pqftl(fs, T, p["eps"], p["delta"], p["R"], p["alpha"], np.random.default_rng(seed + 500),
+                           calibration="certified", sigma=None if noise_factor == 1.0 else sigma)
+            zero = np.zeros((T, p["d"]))
+            rows["all"].append(ol.regret(fs, res.decisions))
+            rows["blind"].append(ol.regret(fs, zero))
+            rows["after"].append(ol.regret(fs[t0:], res.decisions[t0:]))
+            rows["blind_after"].append(ol.regret(fs[t0:], zero[t0:]))
+        for k in out:
+            out[k].append(rows[k])
+    return {k: np.array(v) for k, v in out.items()}
+
+
+def median_slope(Ts, regs):
+    """Least-squares slope of log(median over runs) on log T."""
+    return float(np.polyfit(np.log(np.asarray(Ts, dtype=float)), np.log(np.median(regs, axis=1)), 1)[0])
+
+
+def pqftl_theorem_8_verdict(offset, noise_factor=1.0, Ts=None):
+    """The checks of Theorem 8's test at one seed offset, as (passed, details)."""
+    Ts = Ts or PQFTL["Ts"]
+    r = pqftl_regrets(offset, noise_factor, Ts)
+    ratio = np.median(r["all"], axis=1) / np.median(r["blind"], axis=1)
+    ok = bool(np.all(ratio <= 0.5))
+    info = dict(ratio=ratio)
+    if len(Ts) >= 3:
+        s, bs = median_slope(Ts, r["after"]), median_slope(Ts, r["blind_after"])
+        ok = ok and s < 0.5 and bs > 0.9
+        info.update(slope=s, blind_slope=bs)
+    return ok, info
 
 
 @pytest.mark.claim("online:Theorem 8")
 def test_pqftl_regret_is_polylog():
-    Ts = (128, 256, 512, 1024, 2048)
-    ys = [[_pqftl_regret(T, 10 * T + r) for r in range(4)] for T in Ts]
-    fit = fit_rate(Ts, ys, np.random.default_rng(0))
-    assert_rate(fit, 0.0, 0.5, relation="at_most", tolerance=0.35, what="PQFTL regret in T")
-    ctrl = fit_rate(Ts, [[_pqftl_regret(T, 10 * T + r, True) for r in range(4)] for T in Ts],
-                    np.random.default_rng(0))
-    assert ctrl.lower > fit.upper and ctrl.lower > 0.3, (ctrl, fit)
+    """Theorem 8 where it separates: PQFTL (certified trees, eps = 100, delta = 0.01, alpha = R = 1, d = 2) on
+    T = 128..1024, 11 independent runs per T (fresh stream and noise each), statistics over runs by the median.
+    (a) Rate, with the proof's conditioning made explicit: after the burn-in t0 (the rounds where (31)'s
+    denominator alpha - 6 sigma_t sqrt(d) R/(alpha t) is not positive; t0 ~ 20 here) the medians' fitted exponent
+    in T is below 1/2 (polylog, not sqrt T) while the data-blind learner's (xhat = 0, same rounds) is above 0.9.
+    The burn-in rounds, where t alpha I + Vhat_t can be near-singular, make the whole-run regret heavy-tailed (its
+    mean's exponent swung from -2.3 to +2.2 between seed offsets, its median's from -0.7 to +0.55). (b) The
+    whole-run median regret, burn-in included, is at most half the data-blind learner's at every T. The
+    false-alarm rate is not bounded analytically; measured over seed offsets: see docs/online.md. Negative control:
+    three times the noise fails (b) at T = 128, 256 (it then does no better than predicting 0)."""
+    ok, info = pqftl_theorem_8_verdict(0)
+    assert ok, info
+    bad, info3 = pqftl_theorem_8_verdict(0, noise_factor=3.0, Ts=(128, 256))
+    assert not bad, info3                                # the negative control: 3x the noise fails
 
 
 @pytest.mark.claim("online:Corollary 1")
 def test_pocp_regret_quantile_within_corollary_1():
-    """The same POCP-IGD runs (d = 2, T = 1000, eps = 1e5, delta = 0.01), 20 seeds: the empirical 0.9-quantile
-    of the regret is below the gamma = 0.1 bound, which is below the trivial bound."""
+    """The same POCP-IGD runs (d = 2, T = 1000, delta = 0.01, x_1 = (-0.3, 0.4)), 20 seeds: the empirical
+    0.9-quantile of the regret is below the gamma = 0.1 bound. At eps = 1e7 the bound (~250) separates: uniform
+    decisions (~650) and the fixed x_1 (~600), run beside, exceed it (at the earlier eps = 1e5 it did not)."""
     rng = np.random.default_rng(2)
-    d, T, eps, delta, alpha, gamma = 2, 1000, 1e5, 0.01, 1.0, 0.1
+    d, T, eps, delta, alpha, gamma = 2, 1000, 1e7, 0.01, 1.0, 0.1
     C = L2Ball(d, 1.0)
-    fs = quad_stream(T, d, rng)
+    fs = shifted_stream(T, d, rng, alpha)
     L = max(f.lipschitz(C) for f in fs)
     lam = ol.igd_sensitivity(L, alpha)
-    base = ol.regret(fs, ol.igd(fs, C, alpha, x1=np.zeros(d)).decisions, C)
+    base = ol.regret(fs, ol.igd(fs, C, alpha, x1=X1).decisions, C)
     regs = [ol.regret(fs, ol.pocp(fs, C, ol.igd_update(alpha), lam, T, eps, delta, np.random.default_rng(s),
-                                  x1=np.zeros(d)).decisions, C) for s in range(20)]
-    bound = (2 * math.sqrt(d) * L * (lam + 2.0) * math.sqrt(T) * math.log(T / delta) ** 2 / math.sqrt(eps * gamma)
-             + base)
+                                  x1=X1).decisions, C) for s in range(20)]
+    bound = pocp_bound(d, L, lam, 2.0, T, eps, delta, base, gamma)
     assert_bound_bites(bound, T * L * 2.0, what="Corollary 1")
+    uniform, fixed = data_blind_regrets(fs, C, X1, 102)
+    assert uniform > bound and fixed > bound, (uniform, fixed, bound)
     assert np.quantile(regs, 1 - gamma) <= bound
 
 
 @pytest.mark.claim("online:Theorem 6")
 def test_pgiga_expected_regret_within_theorem_6():
-    """PGIGA with alpha = L_G = 1 (t_q = 2, no restart term), d = 2, T = 2000, eps = 1e4, delta = 0.01, the
-    noise of Theorem 6 (lambda = 2G/alpha, here the printed beta): mean of 5 runs + 3 SE below the bound,
-    which bites."""
+    """PGIGA with alpha = L_G = 1 (every curvature exactly 1, t_q = 2: the restart term is 2 L_G^2 G ||C||/alpha^2
+    = 2 G ||C||), d = 2, T = 2000, delta = 0.01, x_1 = (-0.3, 0.4), the printed beta (2G): mean of 5 runs + 3 SE
+    below the bound. At eps = 1e7 the bound (~300) separates; uniform decisions and the fixed x_1 (~1200 each),
+    run beside, exceed it (at the earlier eps = 1e4 the bound was ~5000)."""
     rng = np.random.default_rng(3)
-    d, T, eps, delta = 2, 2000, 1e4, 0.01
+    d, T, eps, delta = 2, 2000, 1e7, 0.01
     C = L2Ball(d, 1.0)
-    fs = quad_stream(T, d, rng)
+    fs = shifted_stream(T, d, rng, 1.0, spread=(1.0, 1.0))
     G = max(f.grad_bound(C) for f in fs)
     regs = [ol.regret(fs, ol.private_giga(fs, C, T, eps, delta, G, 1.0, 1.0, np.random.default_rng(s),
-                                          x1=np.zeros(d)).decisions, C) for s in range(5)]
+                                          x1=X1).decisions, C) for s in range(5)]
     diam = 2.0
     bound = (4 * math.sqrt(d) * (G + diam) * G * math.log(T / delta) ** 2 / math.sqrt(eps) * math.sqrt(T)
              + 2 * G * G * (1 + math.log(T)) + 2 * G * diam)
     assert_bound_bites(bound, T * G * diam, what="Theorem 6")
+    uniform, fixed = data_blind_regrets(fs, C, X1, 103)
+    assert uniform > bound and fixed > bound, (uniform, fixed, bound)
     assert np.mean(regs) + 3 * np.std(regs, ddof=1) / math.sqrt(5) <= bound

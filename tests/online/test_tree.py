@@ -3,7 +3,7 @@ exact privacy of the printed sigma (Theorem 9, Lemma 6).
 
 Independent references: np.cumsum for exact prefix sums; the Gaussian profile
 delta(eps; mu) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) written here in mpmath
-(Balle-Wang 2018, Thm 8); the catalogue's numbers (Appendix A.2).
+(Balle-Wang 2018, Thm 8); the numbers of errata online-E03.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_alg5_agrees_bit_for_bit_with_the_tree(T, d, seed):
 def test_line_13_example_and_leaf_labels():
     B = ol.PrivateSumTree(7, 0.0, None, bound=1.0)
     assert B.prefix_labels(6) == ["0", "10"]          # the paper's example s_t = 110
-    assert B.leaf(7) == "110"                          # item 7 sits at leaf 110 (0-based 6; catalogue A09)
+    assert B.leaf(7) == "110"                          # item 7 sits at leaf 110 (0-based 6; errata online-E06)
     B8 = ol.PrivateSumTree(8, 0.0, None, bound=1.0)   # Figure 1: T = 8, k = 4 bits
     assert B8.prefix_labels(7) == ["00", "010", "0110"]   # [1,4], [5,6], [7]
     assert B8.prefix_labels(8) == ["0"]                     # the single node [1,8]
@@ -131,11 +131,11 @@ def test_the_tree_refuses_a_sigma_or_bound_it_cannot_use():
 
 @pytest.mark.claim("online:Theorem 9")
 def test_printed_sigma_refuted_at_T1024_and_T16():
-    # log2, T = 1024, eps = 0.1, delta = 1e-6: m = 11 nodes hold item 1, node change 2R
+    # log_base 2 (ln inside, online-E08), T = 1024, eps = 0.1, delta = 1e-6: m = 11 nodes hold item 1, node change 2R
     sigma = ol.tree_sigma(1.0, 1024, 0.1, 1e-6, "paper", log_base=2)
-    assert sigma == pytest.approx(math.sqrt(1 / 0.1 * 10 ** 2 * math.log2(10 / 1e-6)), rel=1e-12)
+    assert sigma == pytest.approx(math.sqrt(1 / 0.1 * 10 ** 2 * math.log(10 / 1e-6)), rel=1e-12)
     d = gdp_delta(2 * math.sqrt(11) / sigma, 0.1)
-    assert float(d) == pytest.approx(1.68e-4, rel=0.01) and d > 1e-6      # catalogue A.2
+    assert float(d) == pytest.approx(5.85e-4, rel=0.01) and d > 1e-6      # errata online-E03
     led = Ledger()
     ol.PrivateSumTree(1024, sigma, None, bound=1.0, ledger=led)
     assert accounting.certify(led, 1e-6).epsilon > 0.1
@@ -164,7 +164,7 @@ def test_lemma6_per_node_claim_refuted():
         sigma = ol.tree_sigma(1.0, T, eps, delta, "paper")
         assert gdp_delta(2.0 / sigma, eps / 10) > delta / 10
     sigma = ol.tree_sigma(1.0, T, 0.1, delta, "paper")
-    assert float(gdp_delta(1.0 / sigma, 0.01)) == pytest.approx(1.8e-4, rel=0.05)   # catalogue P16
+    assert float(gdp_delta(1.0 / sigma, 0.01)) == pytest.approx(3.84e-4, rel=0.05)   # errata online-E03
 
 
 def test_alg5_refuses_bad_items_and_out_of_order_calls():
@@ -175,3 +175,28 @@ def test_alg5_refuses_bad_items_and_out_of_order_calls():
         ol.private_sum(np.ones(2), B, 3, 1.5, 1.0, 1e-3, 4, np.random.default_rng(0))
     with pytest.raises(ParameterError):
         ol.private_sum(np.ones(2), None, 2, 1.5, 1.0, 1e-3, 4, np.random.default_rng(0))
+
+
+@pytest.mark.claim("online:Theorem 9 utility")
+def test_tree_items_fewer_than_leaves():
+    """A tree over T = 1024 leaves that will hold n = 1023 items (PQFTL inserts T - 1; online-E08): item 1 ends up
+    in 10 populated nodes (counted here after inserting all 1023), not floor(log2 T) + 1 = 11; the ledger records
+    2 R sqrt(10), the certified sigma is sqrt(10/11) of the full tree's, and a 1024-th item is refused."""
+    T, R = 1024, 1.0
+    led = Ledger()
+    B = None
+    rng = np.random.default_rng(3)
+    for t in range(1, T):
+        _, B = ol.private_sum(np.array([0.5]), B, t, R, 1.0, 1e-6, T, rng, sigma=0.7, ledger=led if t == 1 else None,
+                              items=T - 1)
+    holding = [s for s in B.B if B.leaf(1).startswith(s)]
+    assert len(holding) == 10 == (T - 1).bit_length()
+    (event,) = led.events
+    assert event.sensitivity == pytest.approx(2 * R * math.sqrt(10), rel=1e-15)
+    full = ol.tree_sigma(R, T, 0.1, 1e-6, "certified")
+    short = ol.tree_sigma(R, T, 0.1, 1e-6, "certified", items=T - 1)
+    assert short / full == pytest.approx(math.sqrt(10 / 11), rel=1e-6)       # the accountant solves to ~1e-7
+    with pytest.raises(ParameterError):
+        ol.private_sum(np.array([0.5]), B, T, R, 1.0, 1e-6, T, rng)
+    with pytest.raises(ParameterError):
+        ol.tree_sigma(R, T, 0.1, 1e-6, "certified", items=T + 1)
