@@ -64,18 +64,37 @@ def _xy(result):
     return _saddle_xy(result)
 
 
-def saddle_point_bias_reduced_gradient(atoms, data, x, y, N, batch, M, rng, cubic=0.0):
+def saddle_point_bias_reduced_gradient(atoms, data, x, y, N, batch, M, rng, cubic=0.0, a=None, b=None, c=None,
+                                       C=None, u=None, v=None):
     """saddle_point Algorithm 2 at (x, y) with level N (0 <= N <= M, drawn by the caller in Algorithm 3) and
     the record indices ``batch``: 1 + 1 + 2^(N+1) + 2^(N+1) vertex draws (x~0, y~0, then x's and y's
     2^(N+1) each), g = G^0 + (1/p_N)(G^+ - (G^O + G^E)/2), p_N = C_M 2^-N. ``cubic`` = c adds
     (c/6)(sum x_j^3 - sum y_j^3) to the game (:class:`CubicSaddle`; 0: the bilinear game, whose correction
-    term is zero). Returns (g_x, g_y) stacked."""
+    term is zero). ``a``, ``b`` (per-atom curvatures; with ``c``, ``C``, ``u``, ``v`` optional) make the game a
+    :class:`reference.algorithms.saddle_point.CurvedSaddle` (issue 23): f = x^T A_z y + (a_z/6) sum x^3 - (b_z/6) sum
+    y^3 + (c_z/2) sum C_ij x_i^2 y_j + u_z^T x - v_z^T y, every term the record's, so the multilevel correction depends
+    on which records the batch holds. Returns (g_x, g_y) stacked."""
     from .algorithms import saddle_point as sp
 
-    game = sp.QuadraticSaddle(atoms, _records(data)) if cubic == 0 else CubicSaddle(atoms, _records(data), cubic)
+    if a is not None:
+        game = sp.CurvedSaddle(atoms, _records(data), a=a, b=b, c=c, C=C, u=u, v=v)
+    elif cubic == 0:
+        game = sp.QuadraticSaddle(atoms, _records(data))
+    else:
+        game = CubicSaddle(atoms, _records(data), cubic)
     res = sp.bias_reduced_gradient(game, np.asarray(x, dtype=float), np.asarray(y, dtype=float), N,
                                    _records(batch), M, rng)
     return np.r_[res.gx, res.gy]
+
+
+def _curved_game(n: int, seed: int) -> dict:
+    """3 atoms of a 3 x 2 CurvedSaddle: bilinear parts in [-0.5, 0.5], curvatures a = (2, 0.5, 0), b = (0, 1.5, 1),
+    couplings c = (1, 0, 0.5), C in [0, 1], linear terms in [-0.3, 0.3] (one atom flat in x, one in y)."""
+    gen = np.random.default_rng(seed)
+    return {"atoms": gen.uniform(-0.5, 0.5, size=(3, 3, 2)), "data": gen.integers(0, 3, size=n),
+            "a": np.array([2.0, 0.5, 0.0]), "b": np.array([0.0, 1.5, 1.0]), "c": np.array([1.0, 0.0, 0.5]),
+            "C": gen.uniform(0.0, 1.0, size=(3, 2)), "u": gen.uniform(-0.3, 0.3, size=(3, 3)),
+            "v": gen.uniform(-0.3, 0.3, size=(3, 2))}
 
 
 def saddle_point_boosted(atoms, data, epsilon, delta, beta, B, fw_T, k, k_prime, calibration, rng):
@@ -133,6 +152,22 @@ CASES: list[VectorCase] = [
         make_kwargs=lambda: {**_game(64, 111), "x": np.array([0.5, 0.3, 0.2]), "y": np.array([0.6, 0.4]), "N": 1,
                              "batch": np.arange(8), "M": 3, "cubic": 0.8},
         seed=113, array_args=("atoms", "data", "x", "y", "batch"), statistic=_first, n_runs=2000,
+        not_applicable={"privacy": _PRIVACY + " (Algorithm 2 is a step of Algorithm 3)", "zero-noise": _ZERO,
+                        "feasibility": "the output is a gradient estimate (unconstrained)",
+                        "sparsity": "the algorithm promises no sparsity",
+                        "rate": "an oracle: its bias and second moment (Lemma 3.15) are tested on the reference"},
+    ),
+] + [
+    # A game whose curvature, coupling and linear terms depend on the record (CurvedSaddle, issue 23): the
+    # correction's value depends on the batch's records, not only on the vertex draws. M = 4, N = 2: a batch of
+    # B 2^(N+1) = 16 records (B = 2) of all three atoms.
+    VectorCase(
+        algorithm="saddle_point:Algorithm 2", name="N2-M4-curved-game3x2",
+        reference=f"{_HERE}:saddle_point_bias_reduced_gradient",
+        make_kwargs=lambda: {**_curved_game(64, 114), "x": np.array([0.5, 0.3, 0.2]), "y": np.array([0.6, 0.4]),
+                             "N": 2, "batch": np.arange(16), "M": 4},
+        seed=114, array_args=("atoms", "data", "x", "y", "batch", "a", "b", "c", "C", "u", "v"), statistic=_first,
+        n_runs=2000,
         not_applicable={"privacy": _PRIVACY + " (Algorithm 2 is a step of Algorithm 3)", "zero-noise": _ZERO,
                         "feasibility": "the output is a gradient estimate (unconstrained)",
                         "sparsity": "the algorithm promises no sparsity",

@@ -255,13 +255,21 @@ def test_online_algorithm_6_paper_calibration():
 
 # ---- saddle_point
 
-@pytest.mark.parametrize("name", ["N0-M2-game3x2", "N2-M3-game3x2", "N1-M3-cubic0.8-game3x2"])
+@pytest.mark.parametrize("name", ["N0-M2-game3x2", "N2-M3-game3x2", "N1-M3-cubic0.8-game3x2", "N2-M4-curved-game3x2"])
 def test_saddle_point_algorithm_2(name):
-    """The cubic case adds (c/6)(sum x_j^3 - sum y_j^3) to the game: gradient terms (c/2) x^2 and -(c/2) y^2."""
+    """The cubic case adds (c/6)(sum x_j^3 - sum y_j^3) to the game: gradient terms (c/2) x^2 and -(c/2) y^2. The curved
+    case's records carry their own curvatures a_z, b_z, coupling c_z C_ij x_i^2 y_j and linear terms u_z, v_z:
+    gradient (A y + (a/2) x^2 + c x (C y) + u, A^T x - (b/2) y^2 + (c/2) C^T x^2 - v), batch means of the per-record
+    coefficients."""
     v = _vector("saddle_point:Algorithm 2", name)
     kw = v["inputs"]
-    A = np.array(kw["atoms"], dtype=float)[np.array(kw["data"])[np.array(kw["batch"])]].mean(axis=0)
+    z = np.array(kw["data"])[np.array(kw["batch"])]
+    A = np.array(kw["atoms"], dtype=float)[z].mean(axis=0)
     x, y, N, M, c = np.array(kw["x"]), np.array(kw["y"]), kw["N"], kw["M"], kw.get("cubic", 0.0)
+    curved = kw.get("a") is not None
+    if curved:
+        mean_of = lambda key: np.array(kw[key], dtype=float)[z].mean(axis=0)
+        ca, cb, cc, cu, cv, CC = mean_of("a"), mean_of("b"), mean_of("c"), mean_of("u"), mean_of("v"), np.array(kw["C"])
     draws = Draws(v)
 
     def vertices(point, k):                    # inverse CDF, one uniform per vertex
@@ -274,7 +282,13 @@ def test_saddle_point_algorithm_2(name):
 
     m = 2 ** (N + 1)
     ix0, iy0, ix, iy = vertices(x, 1), vertices(y, 1), vertices(x, m), vertices(y, m)
-    grad = [(A @ mean(b, 2) + c / 2 * mean(a_, 3) ** 2, A.T @ mean(a_, 3) - c / 2 * mean(b, 2) ** 2) for a_, b in
+    def gradient(xs, ys):
+        if curved:
+            return (A @ ys + ca / 2 * xs ** 2 + cc * xs * (CC @ ys) + cu,
+                    A.T @ xs - cb / 2 * ys ** 2 + cc / 2 * (CC.T @ xs ** 2) - cv)
+        return A @ ys + c / 2 * xs ** 2, A.T @ xs - c / 2 * ys ** 2
+
+    grad = [gradient(mean(a_, 3), mean(b, 2)) for a_, b in
             ((ix0, iy0), (ix, iy), (ix[:m // 2], iy[:m // 2]), (ix[m // 2:], iy[m // 2:]))]
     p_N = 2.0 ** -N / (2 * (1 - 2.0 ** -(M + 1)))
     g = [grad[0][k] + (grad[1][k] - 0.5 * (grad[2][k] + grad[3][k])) / p_N for k in (0, 1)]

@@ -1475,6 +1475,12 @@ CLAIMS = (
           "M = floor(log2 Gamma) - 3) has a duality gap of order M ell / sqrt(n eps): measured on a game with a pure and "
           "one with a mixed equilibrium, gap / (M+1) falls with n at a rate consistent with n^(-1/2).",
           "§3 Theorem 3.14; arXiv v1 abstract (rate); recipe docs/errata.md saddle_point-E10", "derived"),
+    Claim("saddle_point:Theorem 4.2", "utility",
+          "Algorithm 5 with Theorem 4.2's recipe has excess risk of order (L0 + L1) [sqrt(ell/n) + ell^(7/10) "
+          "lambda^(1/5) / (n eps)^(2/5)] (first order) or (L0 + L1 + L2) [sqrt(ell/n) + ell lambda^(1/4) / sqrt(n eps)] "
+          "(second order). Checked: the recipe's exponents (K like n^(4/5), resp. n^(1/2)) and that Proposition 4.3's step, "
+          "not the stability cap, binds under it; the rate is not measured (docs/errata.md saddle_point-E10).",
+          "§4 Theorem 4.2; arXiv abstracts (rates); recipe docs/errata.md saddle_point-E07, -E10", "derived"),
     Claim("saddle_point:Theorem 3.14 stopping time", "invariant",
           "Algorithm 3's stopping time tau satisfies Wald's identity E sum_{t<=tau} (2^(N_t+1) + 2) = E[tau] E[2^(N+1) + 2] "
           "and the Markov bound Pr[tau < T0] <= (T0 - 1) E[2^(N+1) + 2] / (Gamma - 2^(M+1) - 2) of Theorem 3.14's proof.",

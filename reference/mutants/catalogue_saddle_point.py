@@ -255,7 +255,8 @@ MUTANTS = (
     Ge = problem.batch_gradient(xe, ye, batch[:batch.size // m])""",
         checks=(_T + "test_second_pass.py::test_algorithm2_moves_by_at_most_the_bound_when_its_correction_depends_on_"
                 "the_record",
-                _T + "test_second_pass.py::test_algorithm3_replays_line_by_line_every_iterate_x_and_y"),
+                _T + "test_second_pass.py::test_algorithm3_replays_line_by_line_every_iterate_x_and_y",
+                "tests/test_vectors_independent.py::test_saddle_point_algorithm_2"),
     ),
     Mutant(
         id="saddle_point-M33", target="saddle_point:Algorithm 3", bug_class="step-size",

@@ -295,3 +295,33 @@ def test_theorem_1_1_synthetic_data_error_is_at_most_the_gap_and_falls_with_n():
         errs[n] = float(np.mean(e))
     uniform = float(np.abs(Qm.T @ np.full(8, 1 / 8) - Qm.T @ weights).max())
     assert errs[32000] < 0.6 * errs[2000] and errs[32000] < 0.5 * uniform
+
+
+# ---------------------------------------------------------------------------
+# Lemma 3.11 at its worst instance
+
+
+@pytest.mark.claim("saddle_point:Lemma 3.11")
+def test_lemma_3_11_at_the_worst_instance_searched_exactly():
+    """Matching pennies A = [[1, -1], [-1, 1]] (L1 = 1, d = 2), x^k = y^k = (p, 1 - p) for every k: Gap(x, y) =
+    |2 x_1 - 1| + |2 y_1 - 1|, and E Gap(x_tilde, y_tilde) is a binomial sum (exact, scipy.stats.binom). Searching p
+    over a grid, the largest E Gap(x_tilde, y_tilde) - Gap(x_bar, y_bar) is at p = 1/2 and reaches 0.19 ... 0.23 of
+    8 L1 sqrt(log 2 / K) + 4 L1 / K for K = 1 ... 256 (the bound holds everywhere and bites: about 4x slack, against
+    700x on the Algorithm 1 run of test_utility). A bound of order 1/K (8 L1 log 2 / K + 4 L1 / K) fails at K = 256:
+    the sqrt(log d / K) is needed."""
+    ratios = {}
+    for K in (1, 4, 16, 64, 256):
+        k = np.arange(K + 1)
+        bound = 8 * math.sqrt(math.log(2) / K) + 4 / K
+        worst, at = -1.0, None
+        for p in np.linspace(0.05, 0.95, 19):
+            e = 2 * float(stats.binom.pmf(k, K, p) @ np.abs(2 * k / K - 1))
+            diff = e - 2 * abs(2 * p - 1)
+            assert abs(diff) <= bound
+            if diff > worst:
+                worst, at = diff, p
+        assert at == pytest.approx(0.5)
+        ratios[K] = worst / bound
+        if K == 256:
+            assert worst > 8 * math.log(2) / K + 4 / K
+    assert min(ratios.values()) >= 0.17 and max(ratios.values()) >= 0.22

@@ -266,6 +266,32 @@ def test_theorem_3_1_first_and_second_order_recipes_have_the_rates_exponents():
         assert all(p["T"] == int(n) // p["B"] for p, n in zip(ps, ns))
 
 
+@pytest.mark.claim("saddle_point:Theorem 4.2")
+def test_theorem_4_2_recipe_exponents_and_the_binding_step():
+    """theorem_4_2_parameters: K grows like n^(1/2) (second order) and n^(4/5) (first order), tau like K and K^(3/4),
+    t0 = ceil(n / tau); fitted over n = 2^12 ... 2^22 within 0.03. Proposition 4.3's step is the binding one, not the
+    stability cap 1/(8 L0 tau n): for the second-order recipe their ratio tends to 1/2 (eta_priv / cap = eps tau^(3/2)
+    / (2 sqrt(K n lambda)) with tau = K sqrt(lambda)/eps, K = sqrt(n eps)/lambda^(1/4); 0.81 = lambda^(1/4)/2 for the
+    recipe K = sqrt(n eps) of the review, docs/errata.md saddle_point-E07), about 0.39 for the first-order one; the
+    third cap sqrt(ell)/(L0 n^(3/2)) is 16x larger than both here."""
+    ns = 2.0 ** np.arange(12, 23)
+    for smooth, k_exp, t_exp in (("second", 0.5, 0.5), ("first", 0.8, 0.6)):
+        ps = [sp.theorem_4_2_parameters(int(n), 4.0, 1e-3, 5, 1.0, 1.0, smoothness=smooth) for n in ns]
+        K = np.array([p["K"] for p in ps], float)
+        tau = np.array([p["tau"] for p in ps], float)
+        assert np.polyfit(np.log(ns), np.log(K), 1)[0] == pytest.approx(k_exp, abs=0.03)
+        assert np.polyfit(np.log(ns), np.log(tau), 1)[0] == pytest.approx(t_exp, abs=0.03)
+        assert all(p["t0"] == -(-int(n) // p["tau"]) for p, n in zip(ps, ns))
+        ratio = np.array([p["eta_priv"] / p["stability_cap"] for p in ps])
+        assert np.all(ratio < 1) and np.all(np.array([p["step_cap"] / p["eta_priv"] for p in ps]) > 10)
+        if smooth == "second":
+            assert ratio[-1] == pytest.approx(0.5, abs=0.01)
+    # the stability constant is a parameter: 4 (what the argument needs) doubles the cap
+    p8 = sp.theorem_4_2_parameters(4096, 4.0, 1e-3, 5, 1.0, 1.0)
+    p4 = sp.theorem_4_2_parameters(4096, 4.0, 1e-3, 5, 1.0, 1.0, stability_constant=4.0)
+    assert p4["stability_cap"] == pytest.approx(2 * p8["stability_cap"], rel=1e-15)
+
+
 @pytest.mark.claim("saddle_point:Lemma 3.8")
 def test_lemma_3_8_holds_pathwise_on_algorithm_1_runs():
     """Gap(x_bar, y_bar) <= 2 (log dx + log dy)/(eta T) + (eta/2T) sum (||g_t||^2 + ||Delta_t||^2)
