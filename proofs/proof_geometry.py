@@ -25,7 +25,7 @@ from flint import acb, arb, ctx
 
 from reference.geometry.mirror import NegativeEntropyMap, PNormMap
 from reference.geometry.width import width_l1_ball, width_l2_ball, width_simplex
-from verifier import ncdf, npdf
+from verifier import npdf
 
 DPS = 50
 

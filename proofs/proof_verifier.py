@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from flint import arb
 
-from verifier import Certificate, ball, bracket_root, ncdf, prove
+from verifier import ball, bracket_root, ncdf, prove
 
 
 @pytest.mark.rigorous(method="branch and bound")
