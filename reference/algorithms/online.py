@@ -1260,6 +1260,15 @@ CLAIMS = (
           "POL's release has excess risk <= eps_g with probability >= 1 - gamma for T large enough (T = 5000 on the "
           "instance run, certified noise; the data-blind start point exceeds eps_g), and not at T = 20.",
           "online Theorem 12"),
+    Claim("online:eq. (31)", "utility",
+          "PQFTL's per-round deviation ||xhat_{t+1} - x_{t+1}|| is at most (31)'s sigma sqrt(d)/t (3 + 6R/alpha)/"
+          "(alpha - 6 sigma sqrt(d) R/(alpha t)) where the denominator is positive (measured margin 0.56 as printed; "
+          "0.19 with the prefix sum's per-entry sigma sqrt(popcount t) of Theorem 9, which (31) drops); three times "
+          "the noise exceeds it.", "online eq. (31)"),
+    Claim("online:Theorem 4 dependence", "utility",
+          "The noise term of Theorem 4's proof, sum_t ||xhat_t - x_t||, scales as eps^(-1/2) and d^(1/2) with the "
+          "printed beta (as the theorem's sqrt(d)/sqrt(eps)); with the certified beta its eps exponent is below -0.75.",
+          "online Theorem 4, eqs. (11)-(12)"),
     Claim("online:eq. (22)", "utility",
           "QFTL's regret is at most R^4 (1 + 2R/alpha)^2 (1 + ln T)/alpha; with the printed log T it fails at T = 1.",
           "online eq. (22)"),
