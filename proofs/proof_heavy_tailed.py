@@ -295,7 +295,7 @@ def test_generators_draw_the_scaled_law(distribution):
 
 @pytest.mark.evidence("points, sampling or uncertified numerics (mpmath quadrature, floats, statistics)")
 @pytest.mark.claim("heavy_tailed:Schedules")
-@given(n=st.integers(10**3, 10**7), d=st.integers(1, 20), rho=st.floats(1e-3, 10), k=st.floats(1.5, 8),
+@given(n=st.integers(10**3, 10**7), d=st.integers(1, 20), rho=st.floats(1e-3, 10), k=st.floats(2.0, 8),
        M=st.floats(0.5, 5), R=st.floats(0.5, 10))
 def test_schedule_balances(n, d, rho, k, M, R):
     try:

@@ -246,7 +246,8 @@ MUTANTS = (
         id="heavy_tailed-M33", target="heavy_tailed:Algorithm 1", bug_class="averaging",
         description="strongly convex mode outputs the average of w^1..w^T instead of w^T",
         file=F, find="w_priv = its[-1].copy()", replace="w_priv = its[1:].mean(axis=0)",
-        checks=(f"{SCO}::test_scof_iterates_follow_line_10",),
+        checks=(f"{SCO}::test_scof_iterates_follow_line_10",
+                "tests/heavy_tailed/test_framework.py::test_theorem_3_2_bound_separates_w_T_from_w0_and_the_average"),
     ),
     Mutant(
         id="heavy_tailed-M34", target="heavy_tailed:Algorithm 4", bug_class="noise-scale",
@@ -306,5 +307,63 @@ MUTANTS = (
         replace="C_STAR = 1.0 / float(special.ndtri(0.12)) ** 2",
         checks=(f"{PROOF}::test_package_c_star_is_safe_for_every_larger_c",
                 f"{PROOF}::test_threshold_c_star_for_every_c"),
+    ),
+    Mutant(
+        id="heavy_tailed-M41", target="heavy_tailed:Algorithm 2", bug_class="clip",
+        description="Theorem 5.5's tau ignores q: (sqrt(rho) n / (M d))^(1/2) for (sqrt(rho) n / (M d^q))^(1/2)",
+        file=F, find="tau_of = lambda nn: (math.sqrt(rho) * nn / (M * d ** q)) ** 0.5",
+        replace="tau_of = lambda nn: (math.sqrt(rho) * nn / (M * d)) ** 0.5",
+        checks=("tests/heavy_tailed/test_schedules.py::test_schedule_thm55_is_the_theorem",),
+    ),
+    Mutant(
+        id="heavy_tailed-M42", target="heavy_tailed:Algorithm 2", bug_class="step-size",
+        description="Theorem 5.2's step eta = M / (R T) instead of M / (R sqrt T)",
+        file=F, find='return Schedule("Theorem 5.2", n, d, T, T_real, M / (R * math.sqrt(T)), tau, beta, m, n, notes)',
+        replace='return Schedule("Theorem 5.2", n, d, T, T_real, M / (R * T), tau, beta, m, n, notes)',
+        checks=("tests/heavy_tailed/test_schedules.py::test_schedule_thm52_is_the_theorem",
+                "tests/heavy_tailed/test_schedules.py::test_schedule_thmB8_is_the_theorem"),
+    ),
+    Mutant(
+        id="heavy_tailed-M43", target="heavy_tailed:Theorem 1.4", bug_class="composition",
+        description="Fano's classical term without its + log 2: 1 - KL / log M",
+        file=F, find="classical = 1.0 - (kl + math.log(2.0)) / logM", replace="classical = 1.0 - kl / logM",
+        checks=("tests/heavy_tailed/test_schedules.py::test_fano_cdp_bound_is_the_theorem_with_each_term_active",),
+    ),
+    Mutant(
+        id="heavy_tailed-M44", target="heavy_tailed:Theorem 1.4", bug_class="composition",
+        description="Fano's private term without its + log 2: 1 - rho E[Bin(n, a)^2] / log M",
+        file=F, find="private = 1.0 - (rho * (n * n * a * a + n * a * (1.0 - a)) + math.log(2.0)) / logM",
+        replace="private = 1.0 - (rho * (n * n * a * a + n * a * (1.0 - a))) / logM",
+        checks=("tests/heavy_tailed/test_schedules.py::test_fano_cdp_bound_is_the_theorem_with_each_term_active",),
+    ),
+    Mutant(
+        id="heavy_tailed-M45", target="heavy_tailed:Algorithm 1", bug_class="averaging",
+        description="convex mode outputs the start point w^0 (a data-blind answer)",
+        file=F, find="w_priv = its[1:].mean(axis=0)", replace="w_priv = its[0].copy()",
+        checks=("tests/heavy_tailed/test_framework.py::test_theorem_3_1_bound_separates_the_algorithm_from_its_start_point",),
+    ),
+    Mutant(
+        id="heavy_tailed-M46", target="heavy_tailed:Algorithm 1", bug_class="averaging",
+        description="strongly convex mode outputs the start point w^0",
+        file=F, find="w_priv = its[-1].copy()", replace="w_priv = its[0].copy()",
+        checks=("tests/heavy_tailed/test_framework.py::test_theorem_3_2_bound_separates_w_T_from_w0_and_the_average",),
+    ),
+    Mutant(
+        id="heavy_tailed-M47", target="heavy_tailed:Algorithm 3", bug_class="estimator",
+        description="Algorithm 3 returns the plain sample mean (no clip, no buckets, no median)",
+        file=F, find="    # Line 11-12: output mu_hat = (mu_hat_1, ..., mu_hat_d)\n    return mu_hat\n",
+        replace="    # Line 11-12: output mu_hat = (mu_hat_1, ..., mu_hat_d)\n    return X.mean(axis=0)\n",
+        checks=(f"{EST}::test_theorem_4_1_error_grows_like_sqrt_log_1_over_beta_where_the_sample_mean_does_not",
+                f"{EST}::test_algorithm3_equals_the_paper_lines"),
+    ),
+    # The survivor of the independent helper's mutants (/work/indep-mutants/heavy_tailed.json, indep-heavy_tailed-17,
+    # written from the paper alone; it survived the suite of 55b9184).
+    Mutant(
+        id="heavy_tailed-M48", target="heavy_tailed:Algorithm 2", bug_class="clip",
+        description="Theorem 5.7's truncation tau = (sqrt(rho) n/(sqrt(d) T^(1/2)))^(1/k) instead of T^(3/2) (the per-call "
+                    "budget rho/T and the batch n/T both forgotten in one factor; indep-heavy_tailed-17)",
+        file=F, find="tau = (math.sqrt(rho) * n / (math.sqrt(d) * T ** 1.5)) ** (1.0 / k)",
+        replace="tau = (math.sqrt(rho) * n / (math.sqrt(d) * T ** 0.5)) ** (1.0 / k)",
+        checks=("tests/heavy_tailed/test_schedules.py::test_schedule_thm57_is_the_theorem",),
     ),
 )

@@ -72,3 +72,62 @@ def test_theorem_3_2_distance_bound(lam, L, s, T):
         dist.append(float(np.linalg.norm(res.w_priv - a)))
     dist = np.array(dist)
     assert dist.mean() + 4 * dist.std(ddof=1) / math.sqrt(len(dist)) <= bound
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 3.1")
+@pytest.mark.claim("heavy_tailed:Theorem 3.1 query points")
+def test_theorem_3_1_bound_separates_the_algorithm_from_its_start_point():
+    """Theorem 3.1 where the wrong answer fails it: the start point w^0 = -1.9 a/||a|| on the ball of radius 2 has
+    excess risk ||w^0 - a||^2/2 = 6.06, above the bound M^2/(2 eta T) + eta (R^2 + G^2) + M B = 1.25 (M = 4, eta =
+    0.05, T = 400, B = 0.05, s = 0.3, d = 3); the mean excess of Algorithm 1's average (plus 4 standard errors)
+    is below it. The competitor w^0 is read off the same runs (iterates[0]) and asserted to fail."""
+    d, M, eta, T, B, s = 3, 4.0, 0.05, 400, 0.05, 0.3
+    a = np.array([1.2, -0.9, 0.5])
+    w0 = -1.9 * a / np.linalg.norm(a)
+    R = M / 2 + np.linalg.norm(a)
+    bound = M * M / (2 * eta * T) + eta * (R * R + B * B + d * s * s) + M * B
+    b = np.array([0.0, B, 0.0])
+    rng = np.random.default_rng(31)
+    ex, start, qp = [], [], []
+    for _ in range(60):
+        res = ht.scof(np.zeros((1, d)), query_point_gradients, L2Ball(d, M / 2), eta, T,
+                      synthetic_oracle(lambda w: w - a, b, s), rng, w0=w0)
+        ex.append(0.5 * float(np.sum((res.w_priv - a) ** 2)))
+        start.append(0.5 * float(np.sum((res.iterates[0] - a) ** 2)))
+        # the proof's average of the query points w^0..w^(T-1), from scof itself on the same oracle draws
+        res_q = ht.scof(np.zeros((1, d)), query_point_gradients, L2Ball(d, M / 2), eta, T,
+                        synthetic_oracle(lambda w: w - a, b, s), np.random.default_rng(len(qp)), w0=w0,
+                        average="query_points")
+        assert np.allclose(res_q.w_priv, res_q.iterates[:-1].mean(axis=0), rtol=0, atol=1e-15)
+        qp.append(0.5 * float(np.sum((res_q.w_priv - a) ** 2)))
+    ex, qp = np.array(ex), np.array(qp)
+    assert ex.mean() + 4 * ex.std(ddof=1) / math.sqrt(len(ex)) <= bound
+    assert qp.mean() + 4 * qp.std(ddof=1) / math.sqrt(len(qp)) <= bound
+    assert min(start) > bound                         # w^0 fails the theorem's bound
+    assert bound < 0.5 * (2 + np.linalg.norm(a)) ** 2  # and the bound is below the trivial one
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 3.2")
+@pytest.mark.parametrize("lam, L, T", [(0.5, 2.0, 60), (1.0, 1.0, 33)])
+def test_theorem_3_2_bound_separates_w_T_from_w0_and_the_average(lam, L, T):
+    """Theorem 3.2 (first display, the distance; heavy_tailed-E13) where the wrong answers fail it: with a small
+    oracle error (s = 0.002) the bound (1 - q)^T M + (lam+L) G/(lam L) is about 0.01, while w^0 sits at distance
+    1.4 and the average of w^1..w^T (the convex mode's output, wrong here) stays about ||w^0 - w*|| / (T eta lam)
+    away. Both competitors are read off the same runs and asserted to fail; w^T (plus 4 standard errors) passes."""
+    d, M, s = 2, 2.0, 0.002
+    H = np.diag([lam, L])
+    a = np.array([0.3, -0.4])
+    w0 = np.array([-0.6, 0.7])
+    q = lam * L / (lam + L) ** 2
+    bound = (1 - q) ** T * M + (lam + L) * math.sqrt(d) * s / (lam * L)
+    rng = np.random.default_rng(T)
+    dist, d0, davg = [], [], []
+    for _ in range(60):
+        res = ht.scof(np.zeros((T, d)), query_point_gradients, L2Ball(d, M / 2), 1 / (lam + L), T,
+                      synthetic_oracle(lambda w: H @ (w - a), np.zeros(d), s), rng, mode="strongly_convex", w0=w0)
+        dist.append(float(np.linalg.norm(res.w_priv - a)))
+        d0.append(float(np.linalg.norm(res.iterates[0] - a)))
+        davg.append(float(np.linalg.norm(res.iterates[1:].mean(axis=0) - a)))
+    dist = np.array(dist)
+    assert dist.mean() + 4 * dist.std(ddof=1) / math.sqrt(len(dist)) <= bound
+    assert min(d0) > bound and min(davg) > bound

@@ -231,6 +231,7 @@ def test_algorithm2_full_run_audit_with_control():
 
 
 @pytest.mark.claim("heavy_tailed:Theorem 4.1 CDP")
+@pytest.mark.claim("heavy_tailed:Theorem 4.1 printed noise")
 def test_printed_noise_with_rounded_buckets_can_fall_short_at_tiny_n_for_odd_m():
     """heavy_tailed-E04: the printed sigma uses the real m = 4 log(2d/beta) while Algorithm 3 needs whole
     buckets (m = ceil, b = floor(n/m)). The accountant's rho for the printed noise is
@@ -264,7 +265,7 @@ def test_printed_noise_with_rounded_buckets_can_fall_short_at_tiny_n_for_odd_m()
             assert ht.cdpcwme(np.zeros((n, 1)), rho, TAU, beta4, np.random.default_rng(0)).certified <= rho
 
 
-@pytest.mark.claim("heavy_tailed:Theorem 4.1 CDP")
+@pytest.mark.claim("heavy_tailed:Theorem 4.1 printed noise")
 def test_printed_noise_certifies_rho_over_15_at_even_m():
     """heavy_tailed-E03 recomputed with footnote 9: at n = 1e4, d = 10, beta = 0.1 (m = 22, even, b = 454) the
     printed variance 1152 tau^2 d log^2(2d/beta)/(rho n^2) with the exact sensitivity 3 tau sqrt(d)/b is
@@ -281,7 +282,7 @@ def test_printed_noise_certifies_rho_over_15_at_even_m():
     assert 3 < rho / r17.certified < 4
 
 
-@pytest.mark.claim("heavy_tailed:Theorem 4.1 CDP")
+@pytest.mark.claim("heavy_tailed:CDPCWME one source")
 def test_m_and_beta_have_one_source():
     """cdpcwme with m and a beta that means another m is refused, naming both; with m alone the printed noise
     follows m (72 tau^2 m^2 d/(rho n^2)); with both agreeing it is Theorem 4.1's printed noise."""
@@ -299,6 +300,7 @@ def test_m_and_beta_have_one_source():
 
 
 @pytest.mark.claim("heavy_tailed:Lemma 5.1")
+@pytest.mark.claim("heavy_tailed:CDPCWME one source")
 def test_theorem_5_2_schedule_path_certifies_at_most_the_claim():
     """The path docs/heavy_tailed.md recommends at d = 20 (Theorem 5.2's beta underflows, so Schedule.m is passed
     as m): cdp_sco(..., m=s.m) certifies at most the claimed rho (formerly the default beta = 0.1 set the printed
