@@ -813,11 +813,11 @@ def private_giga(losses, C, T, epsilon, delta, G, LG, alpha, rng, *, calibration
     decisions = [x.copy() for x in xs]
     costs = []
     x = xs[-1]
+    # Line 4: for t = t_q to T - 1 (the stream's rounds before t_q, and round T, only pay their cost)
     for t, f in _rounds(losses, T):
         _check_loss(f, t, C.dim, C, G=G, LG=LG, alpha=alpha)
         # Line 5: cost f_t(xhat_t)
         costs.append(f(decisions[t - 1]))
-        # Line 4: for t = t_q to T - 1
         if t < tq or t == T:
             continue
         # Line 6: step size eta_t = 2/(alpha t)
@@ -975,16 +975,18 @@ def pqftl(losses, T, epsilon, delta, R, alpha, rng, *, calibration="paper", log_
         sig_V = sig_u = tree_sigma(R * R, T, eps, delta, "certified", trees=2, items=T - 1)
     if sigma is not None:
         sig_V = sig_u = check_positive(sigma, "sigma")
+    # Line 3: xhat_1 = 0^d (set at the first loss, which gives d)
     x_hat, d = None, None
+    # Line 4: empty trees B^V and B^u (PrivateSum's lines 1-4 build them at t = 1)
     BV = Bu = None
     decisions, costs = [], []
+    # Line 5: for t = 1 to T - 1 (the stream's round T only pays its cost)
     for t, f in _rounds(losses, T):
         if not isinstance(f, SquaredLoss):
             raise ParameterError(f"losses[{t}]", "a SquaredLoss (eq. (19))", type(f).__name__)
         if d is None:
             d = f.dim
-            # Line 3: xhat_1 = 0^d
-            x_hat = np.zeros(d)
+            x_hat = np.zeros(d)                 # xhat_1 of line 3
             decisions.append(x_hat)
         if f.dim != d or abs(f.alpha - alpha) > _REL * alpha:
             raise ParameterError(f"losses[{t}]", f"dimension {d} and alpha = {alpha:g}", (f.dim, f.alpha))
@@ -996,7 +998,6 @@ def pqftl(losses, T, epsilon, delta, R, alpha, rng, *, calibration="paper", log_
         costs.append(f(x_hat))
         if t == T:
             continue
-        # Line 4: empty trees B^V and B^u (built by PrivateSum's lines 1-4 at t = 1)
         # Line 7: (Vhat_t, B^V) <- PrivateSum(v v^T, B^V, t, R^2, eps/2, delta/2, T)
         V_hat, BV = private_sum(np.outer(f.v, f.v), BV, t, R * R, eps / 2, delta / 2, T, rng, sigma=sig_V,
                                 bound=R * R, ledger=ledger, label="PQFTL V-tree", items=T - 1)
