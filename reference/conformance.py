@@ -441,9 +441,13 @@ def _draws_from(function: Callable, case: VectorCase, kwargs: dict, seed: int) -
     """(output, whether ``function`` drew from the generator it was passed): the generator's state before
     and after the call (nothing is wrapped, so a candidate that checks the generator's type still runs)."""
     gen = np.random.default_rng(seed)
-    before = gen.bit_generator.state
+
+    def used():    # its state, and the children spawned from it (a candidate may seed its own samplers so)
+        return gen.bit_generator.state, gen.bit_generator.seed_seq.n_children_spawned
+
+    before = used()
     out = case.output(function(**kwargs, rng=gen))
-    return out, gen.bit_generator.state != before
+    return out, used() != before
 
 
 _REFERENCE_DRAWS: dict = {}

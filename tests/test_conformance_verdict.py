@@ -306,6 +306,12 @@ def test_determinism_is_n_a_for_an_unseeded_candidate_and_fails_a_partly_seeded_
     v = _v(check_implementation(laplace_own_way, "core:laplace_mechanism", mode=mode, as_json=True))["determinism"]
     assert v["verdict"] == "pass", v
 
+    def seeds_a_child(value, sensitivity, scale, rng):        # takes its seed from rng without drawing from it
+        return laplace_own_way(value, sensitivity, scale, rng.spawn(1)[0])
+
+    v = _v(check_implementation(seeds_a_child, "core:laplace_mechanism", mode=mode, as_json=True))["determinism"]
+    assert v["verdict"] == "pass", v
+
 
 # ---- the candidate's own claim, and the reference's ledger (informational) --------------------------
 
@@ -372,6 +378,13 @@ def test_a_port_reading_the_tree_log_as_ln_conforms_under_that_reading():
     assert ln["passed"] and _v(ln)["replay"]["verdict"] == "pass", format_report(ln)
     assert ln["readings"]["tree_log"]["value"] == "ln" and ln["readings"]["tree_log"]["errata"] == "online-E03"
     assert "conforms under reading tree_log=ln (declared; docs/errata.md)" in format_report(ln)
+    from reference.conformance import online_pqftl_ln
+
+    pqftl = check_implementation(online_pqftl_ln, "online:Algorithm 4", mode="replay", as_json=True)
+    assert not pqftl["passed"], format_report(pqftl)      # the paper case's draws are scaled otherwise
+    pqftl = check_implementation(online_pqftl_ln, "online:Algorithm 4", mode="replay", as_json=True,
+                                 readings={"tree_log": "ln"})
+    assert pqftl["passed"], format_report(pqftl)
     with pytest.raises(ParameterError):
         check_implementation(online_private_sum_ln, "online:Algorithm 5", mode="law", readings=["tree_log=log10"])
     with pytest.raises(ParameterError):
