@@ -1,7 +1,8 @@
-"""Two of conform's properties that look at what a candidate says rather than what it releases.
+"""Three of conform's properties that look at what a candidate says rather than only at what it releases.
 
-- **accounting**: what the candidate reports about its own privacy equals what the reference reports
-  for the same run. A candidate reports accounting in one or both of two ways:
+- **accounting** (a comparison with the reference, like replay: reported; it decides the exit status only
+  with ``--require accounting``): what the candidate reports about its own privacy equals what the
+  reference reports for the same run. A candidate reports accounting in one or both of two ways:
 
   * a ledger: either it takes a ``ledger`` keyword (the building blocks do: conform then passes it a
     fresh ``Ledger`` of the candidate's own module, i.e. the class its module defines or imports under
@@ -10,25 +11,22 @@
     ``noise_scale``, ...; attributes or dict keys). Both ledgers are certified by *this package's*
     accountant (:func:`reference.privacy.accounting.certify`) at the case's ``delta`` (1e-6 when the
     case has none) plus the deltas the reference's approximate events consume, and the two epsilons
-    must agree to ``ACCOUNTING_RTOL``: a ledger that records half the sensitivity certifies a smaller
-    epsilon than the run spends, and is rejected; a ledger laid out differently that certifies the same
-    privacy passes; a ledger laid out as the reference's (as many events, of the same kinds) must also
-    record the same values in each (sensitivity, norm, noise scale, epsilon, delta, relation), since
-    what it records is what the candidate reports. The first event where the two ledgers part is
+    must agree to ``ACCOUNTING_RTOL``; a ledger laid out as the reference's (as many events, of the same
+    kinds) must also record the same values in each. The first event where the two ledgers part is
     named in the row.
-  * a claim: the result's ``claimed_epsilon`` (the epsilon the paper's statement claims at the run's
-    calibration), compared with the reference's to ``ACCOUNTING_RTOL``.
+  * a claim: the result's ``claimed_epsilon``, compared with the reference's to ``ACCOUNTING_RTOL``.
 
-  A candidate that reports neither is ``n/a`` for it (and so is a case whose reference reports
-  neither): a black box that publishes no accounting cannot be held to one. This is the property
-  that sees the kill matrix's "ledger only" mutants (docs/conformance.md).
+  A candidate that reports neither is ``n/a`` for it (and so is a case whose reference reports neither).
 
-- **validation**: the candidate refuses inputs outside the domain its privacy proof needs. Each
-  :class:`reference.properties.Refuses` of the case (declared, or derived by
-  :func:`reference.vector_properties.declare` from the case's inputs: epsilon <= 0, delta outside (0, 1),
-  a negative noise scale, a non-finite or norm-violating data entry) runs the candidate on the case's
-  inputs with the setting merged in; it must raise (any exception; the reference raises one of
-  :mod:`reference.errors`, a ValueError). Returning an output, even a clipped or NaN one, fails.
+- **claim** (a conformance property: it decides): the candidate's own ledger, certified by this package's
+  accountant, covers the epsilon the candidate itself claims (:func:`claim_check`); ``n/a`` unless it
+  reports both.
+
+- **validation** (a conformance property): the input contract. Each :class:`reference.properties.Refuses`
+  of the case runs the candidate on the case's inputs with the setting merged in; a ValueError (or an
+  error of :mod:`reference.errors`, or any exception naming the changed parameter) is a refusal and
+  passes; a TypeError is a call mismatch and fails as such; returning fails, showing what was returned
+  (:func:`validation_check`).
 """
 
 from __future__ import annotations
