@@ -108,6 +108,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
                     f" (in some cases also: {', '.join(call['sometimes'])})" if call["sometimes"] else ""))
                 lines += wrapped("returns", call["returns"])
                 lines += wrapped("certified noise", call["certified_noise"])
+                if call.get("readings"):
+                    lines += wrapped("readings", "; ".join(call["readings"]))
             print("\n".join(lines))
     return 0
 

@@ -173,18 +173,38 @@ class Reading:
     what: str
 
 
-def online_private_sum_ln(W, R, epsilon, delta, calibration, rng):
-    """online Algorithm 5 as reference.vector_cases.online_private_sum, under the reading tree_log=ln (line 3's
-    logs natural: ``log_base="e"``)."""
+def _online_private_sum_read(W, R, epsilon, delta, calibration, rng, log_base, inner_log_base):
+    """online Algorithm 5 as reference.vector_cases.online_private_sum, its printed sigma read with the given
+    bases (online-E03: ``log_base`` of log^2 T and of the log T inside; online-E08: ``inner_log_base`` of the
+    outer log of log(log T / delta))."""
     from .algorithms import online as ol
 
     W = np.asarray(W, dtype=float)
+    T = W.shape[0]
+    sigma = None
+    if calibration == "paper" and inner_log_base != "e":
+        sigma = ol.tree_sigma(R, T, epsilon, delta, "paper", log_base=log_base, inner_log_base=inner_log_base)
     B, out = None, []
-    for t in range(1, W.shape[0] + 1):
-        S, B = ol.private_sum(W[t - 1], B, t, R, epsilon, delta, W.shape[0], rng, calibration=calibration,
-                              log_base="e")
+    for t in range(1, T + 1):
+        S, B = ol.private_sum(W[t - 1], B, t, R, epsilon, delta, T, rng, calibration=calibration,
+                              log_base=log_base, sigma=sigma)
         out.append(S)
     return np.array(out)
+
+
+def online_private_sum_ln(W, R, epsilon, delta, calibration, rng):
+    """online Algorithm 5 under the reading tree_log=ln (log^2 T and the log T inside natural)."""
+    return _online_private_sum_read(W, R, epsilon, delta, calibration, rng, "e", "e")
+
+
+def online_private_sum_inner_log2(W, R, epsilon, delta, calibration, rng):
+    """online Algorithm 5 under the reading tree_inner_log=log2 (the outer log of log(log T / delta) in base 2)."""
+    return _online_private_sum_read(W, R, epsilon, delta, calibration, rng, 2, 2)
+
+
+def online_private_sum_ln_inner_log2(W, R, epsilon, delta, calibration, rng):
+    """online Algorithm 5 under tree_log=ln and tree_inner_log=log2."""
+    return _online_private_sum_read(W, R, epsilon, delta, calibration, rng, "e", 2)
 
 
 def online_pqftl_ln(V, y, epsilon, delta, R, alpha, calibration, rng):
@@ -200,18 +220,31 @@ _PKG = __package__ or "reference"
 
 READINGS = {
     "tree_log": Reading(
-        name="tree_log", default="log2",
-        values={"log2": None,
-                "ln": {"online:Algorithm 5": f"{_PKG}.conformance:online_private_sum_ln",
-                       "online:Algorithm 4": f"{_PKG}.conformance:online_pqftl_ln"}},
+        name="tree_log", default="log2", values={"log2": None, "ln": None},
         algorithms=("online:Algorithm 4", "online:Algorithm 5"), errata="online-E03",
-        what="the logs of the tree's printed sigma^2 = (R^2/eps) log^2 T log(log T / delta) (online Algorithm 5 "
-             "line 3, PQFTL line 2; calibration='paper' only): log2 (the reference's default) or ln"),
+        what="the base of log^2 T and of the log T inside the tree's printed sigma^2 = (R^2/eps) log^2 T "
+             "log(log T / delta) (online Algorithm 5 line 3, PQFTL line 2; calibration='paper' only): log2 "
+             "(the reference's default) or ln"),
+    "tree_inner_log": Reading(
+        name="tree_inner_log", default="ln", values={"ln": None, "log2": None},
+        algorithms=("online:Algorithm 5",), errata="online-E08",
+        what="the base of the outer log of log(log T / delta) in the tree's printed sigma^2 (online Algorithm 5 "
+             "line 3; calibration='paper' only): ln (the reference's default, as Lemma 6's proof) or log2 "
+             "(PQFTL's two trees cannot be read so yet: its sigma override is one scale for both)"),
+}
+
+# (algorithm, tree_log, tree_inner_log) -> the reference's conform function under those readings
+_READ_TARGETS = {
+    ("online:Algorithm 5", "ln", "ln"): "online_private_sum_ln",
+    ("online:Algorithm 5", "log2", "log2"): "online_private_sum_inner_log2",
+    ("online:Algorithm 5", "ln", "log2"): "online_private_sum_ln_inner_log2",
+    ("online:Algorithm 4", "ln", "ln"): "online_pqftl_ln",
 }
 
 
-def parse_readings(readings: Iterable[str] | dict | None) -> dict:
-    """``["tree_log=ln", ...]`` (or a dict) -> {name: value}, checked against :data:`READINGS`."""
+def parse_readings(readings: Iterable[str] | dict | None, algorithm: str | None = None) -> dict:
+    """``["tree_log=ln", ...]`` (or a dict) -> {name: value}, checked against :data:`READINGS` (and, with
+    ``algorithm``, against the ids each reading concerns)."""
     if not readings:
         return {}
     pairs = readings.items() if isinstance(readings, dict) else (r.partition("=")[::2] for r in readings)
@@ -222,6 +255,8 @@ def parse_readings(readings: Iterable[str] | dict | None) -> dict:
             raise ParameterError("reading", f"NAME=VALUE with NAME among {sorted(READINGS)}", name)
         if value not in READINGS[name].values:
             raise ParameterError(f"reading {name}", f"one of {sorted(READINGS[name].values)}", value)
+        if algorithm is not None and algorithm not in READINGS[name].algorithms:
+            raise ParameterError(f"reading {name}", f"given for {', '.join(READINGS[name].algorithms)}", algorithm)
         out[name] = value
     return out
 
@@ -231,11 +266,15 @@ def readings_for(algorithm: str) -> list[Reading]:
 
 
 def _under_readings(case: VectorCase, readings: dict) -> VectorCase:
-    for name, value in readings.items():
-        target = READINGS[name].values[value]
-        if target is not None and case.algorithm in target:
-            case = dataclasses.replace(case, reference=target[case.algorithm])
-    return case
+    if not readings or case.algorithm not in _READ_PARTS:
+        return case
+    key = (case.algorithm, *(readings.get(name, READINGS[name].default) for name in ("tree_log", "tree_inner_log")))
+    if key[1:] == (READINGS["tree_log"].default, READINGS["tree_inner_log"].default):
+        return case
+    return dataclasses.replace(case, reference=f"{_PKG}.conformance:{_READ_TARGETS[key]}")
+
+
+_READ_PARTS = {a for a, *_ in _READ_TARGETS}
 
 
 # ---- the candidate's result: a bare output or an object with named fields
@@ -314,7 +353,7 @@ CERTIFIED_NOISE = {
                           "'certified')",
     "online:Algorithm 3": f"{_A}online:pocp_noise_scale({_A}online:giga_sensitivity(G, alpha), T, epsilon, delta, "
                           "'certified', rounds=T - giga_warmup(LG, alpha))",
-    "online:Algorithm 4": f"{_A}online:tree_sigma(R ** 2, T, epsilon, delta, 'certified', trees=2) (both trees)",
+    "online:Algorithm 4": f"{_A}online:tree_sigma(R ** 2, T, epsilon, delta, 'certified', trees=2, items=T - 1) (both trees, T - 1 items each)",
     "online:Algorithm 5": f"{_A}online:tree_sigma(R, T, epsilon, delta, 'certified')",
     "online:Algorithm 6": f"{_A}online:pol_noise_scale(L, alpha, B, T, epsilon, delta, 'certified')",
     "online:eq. (13)": "none: not private (IGD)", "online:GIGA": "none: not private",
@@ -380,9 +419,11 @@ def call_contract(algorithm: str) -> dict:
         forms = "the output (x then y, stacked), or an object with .x and .y"
     else:
         forms = "the output itself, or an object with " + " and ".join(fields)
+    readings = [f"--reading {r.name}={'|'.join([r.default] + [v for v in r.values if v != r.default])} "
+                f"(default {r.default}; docs/errata.md {r.errata})" for r in readings_for(mine[0].algorithm)]
     return {"arguments": always + ["rng"], "sometimes": [k for k in order if k not in always],
             "returns": forms, "fields": fields,
-            "certified_noise": CERTIFIED_NOISE.get(mine[0].algorithm, "not listed")}
+            "certified_noise": CERTIFIED_NOISE.get(mine[0].algorithm, "not listed"), "readings": readings}
 
 
 CONTRACT_BEGIN, CONTRACT_END = "<!-- call-contract:begin -->", "<!-- call-contract:end -->"
@@ -670,8 +711,8 @@ def check_implementation(target: str | Callable, algorithm: str, mode: str = "al
     property's FAIL on that case, with the exception."""
     function = _resolve_target(target) if isinstance(target, str) else target
     props, deciding = plan(mode, require)
-    chosen = parse_readings(readings)
     algorithm = cases(algorithm)[0].algorithm      # the canonical spelling
+    chosen = parse_readings(readings, algorithm)
     rows: list[ConformanceRow] = []
     for case in cases(algorithm):
         case = _tolerant(_under_readings(case, chosen))
@@ -832,6 +873,7 @@ def conformance_report(rows: list[ConformanceRow], target: str, algorithm: str, 
     failed = [v.property for v in props if v.verdict == "fail" and v.decides]
     conformance = [v for v in props if v.group == "conformance"]
     open_choices = {r.name: {"value": (readings or {}).get(r.name, r.default), "default": r.default,
+                             "declared": r.name in (readings or {}),
                              "values": sorted(r.values), "errata": r.errata, "what": r.what}
                     for r in readings_for(algorithm)}
 
@@ -865,14 +907,18 @@ def report_json(report: dict) -> str:
 
 
 def _under(report: dict) -> str:
-    chosen = [f"{k}={v['value']}" for k, v in report.get("readings", {}).items()]
-    if not chosen:
+    """' under reading ...' for the verdict line: the readings the candidate declared, or the reference's
+    (and the alternatives) when it declared none."""
+    readings = report.get("readings", {})
+    if not readings:
         return ""
-    declared = [f"{k}={v['value']}" for k, v in report["readings"].items() if v["value"] != v["default"]]
-    others = [f"--reading {k}={x}" for k, v in report["readings"].items() for x in v["values"] if x != v["value"]]
+    declared = [f"{k}={v['value']}" for k, v in readings.items() if v.get("declared")]
+    defaults = [f"{k}={v['value']}" for k, v in readings.items() if not v.get("declared")]
     if declared:
-        return f" under reading {', '.join(chosen)} (declared; docs/errata.md)"
-    return f" under the reference's reading {', '.join(chosen)} (another: {', '.join(others)})"
+        return (f" under reading {', '.join(declared)} (declared; docs/errata.md)"
+                + (f" and the reference's {', '.join(defaults)}" if defaults else ""))
+    others = [f"--reading {k}={x}" for k, v in readings.items() for x in v["values"] if x != v["value"]]
+    return f" under the reference's reading {', '.join(defaults)} (another: {', '.join(others)})"
 
 
 def format_report(report: dict) -> str:

@@ -372,7 +372,8 @@ def test_a_port_reading_the_tree_log_as_ln_conforms_under_that_reading():
 
     default = check_implementation(online_private_sum_ln, "online:Algorithm 5", mode="law", as_json=True)
     assert not default["passed"] and _v(default)["law"]["verdict"] == "fail", format_report(default)
-    assert "under the reference's reading tree_log=log2 (another: --reading tree_log=ln)" in format_report(default)
+    assert ("under the reference's reading tree_log=log2, tree_inner_log=ln (another: --reading tree_log=ln, "
+            "--reading tree_inner_log=log2)") in format_report(default)
     ln = check_implementation(online_private_sum_ln, "online:Algorithm 5", mode="law,replay", as_json=True,
                               readings=["tree_log=ln"])
     assert ln["passed"] and _v(ln)["replay"]["verdict"] == "pass", format_report(ln)
@@ -385,6 +386,16 @@ def test_a_port_reading_the_tree_log_as_ln_conforms_under_that_reading():
     pqftl = check_implementation(online_pqftl_ln, "online:Algorithm 4", mode="replay", as_json=True,
                                  readings={"tree_log": "ln"})
     assert pqftl["passed"], format_report(pqftl)
+    # the inner log's base (online-E08), read as log2 by a port: rejected by default, conforms when declared
+    from reference.conformance import online_private_sum_inner_log2
+
+    inner = check_implementation(online_private_sum_inner_log2, "online:Algorithm 5", mode="law", as_json=True)
+    assert not inner["passed"], format_report(inner)
+    inner = check_implementation(online_private_sum_inner_log2, "online:Algorithm 5", mode="law,replay", as_json=True,
+                                 readings=["tree_inner_log=log2"])
+    assert inner["passed"] and inner["bit_exact"]["answer"] == "yes", format_report(inner)
+    with pytest.raises(ParameterError):       # PQFTL cannot be read so (one sigma override for its two trees)
+        check_implementation(online_pqftl_ln, "online:Algorithm 4", mode="replay", readings=["tree_inner_log=log2"])
     with pytest.raises(ParameterError):
         check_implementation(online_private_sum_ln, "online:Algorithm 5", mode="law", readings=["tree_log=log10"])
     with pytest.raises(ParameterError):
