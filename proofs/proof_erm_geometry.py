@@ -16,7 +16,7 @@ from hypothesis import given, strategies as st
 from fractions import Fraction
 
 import sympy as sp
-from flint import arb, ctx
+from flint import acb, arb, ctx
 
 from reference.algorithms import erm_geometry as eg
 from reference.geometry import width
@@ -180,7 +180,7 @@ def test_objective_perturbation_violation_at_50_digits(certificate):
     assert float(kst) == pytest.approx(eg.kst_sigma_algorithm2(1.0, 1e-3, 2.0, 10), rel=1e-14)
 
 
-@pytest.mark.evidence("three points, uncertified mpmath quadrature")
+@pytest.mark.rigorous(method="certified integrals (Arb) at the named p")
 @pytest.mark.claim("erm_geometry:Section 2.2 Gaussian widths")
 @pytest.mark.parametrize("p,l2,l1,simplex", [
     # mpmath.mp.dps = 30: sqrt(2)*gamma((p+1)/2)/gamma(p/2); quad(1-(2 ncdf(x)-1)^p, [0, inf]);
@@ -189,17 +189,28 @@ def test_objective_perturbation_violation_at_50_digits(certificate):
     (10, "3.08432775979986", "1.88071569382116", "1.53875273083517"),
     (100, "9.97503163955105", "2.74695768780612", "2.50759363644168"),
 ])
-def test_gaussian_widths_against_mpmath(p, l2, l1, simplex):
-    g2 = mpmath.sqrt(2) * mpmath.gamma(mpmath.mpf(p + 1) / 2) / mpmath.gamma(mpmath.mpf(p) / 2)
-    g1 = mpmath.quad(lambda x: 1 - (2 * mpmath.ncdf(x) - 1) ** p, [0, 2, 5, mpmath.inf])
-    assert mpmath.almosteq(g2, mpmath.mpf(l2), rel_eps=mpmath.mpf(10) ** -13)
-    assert mpmath.almosteq(g1, mpmath.mpf(l1), rel_eps=mpmath.mpf(10) ** -13)
-    # the widths the theorems use come from reference.geometry.width (one implementation)
-    assert width.width_l2_ball(p) == pytest.approx(float(g2), rel=1e-12)
-    assert width.width_l1_ball(p)[0] == pytest.approx(float(g1), rel=1e-10)
-    assert width.width_simplex(p)[0] == pytest.approx(float(simplex), rel=1e-10)
-    # Section 1: the l2 ball's width is below sqrt(p); the l1 ball's below sqrt(2 ln 2p)
-    assert g2 < mpmath.sqrt(p) and g1 <= mpmath.sqrt(2 * mpmath.log(2 * p))
+def test_gaussian_widths_against_mpmath(p, l2, l1, simplex, certificate):
+    """The catalogue's widths against certified enclosures: Arb integrals on [0, X] (and [-X, 0]), X = 15, with the
+    tails enclosed (1 - (2 Phi - 1)^p <= 2p (1 - Phi), 1 - Phi^p <= p (1 - Phi), int_X^inf (1 - Phi) <= phi(X),
+    int_{-inf}^{-X} Phi^p <= phi(X)); the name is historical (mpmath was the reference before)."""
+    with ctx.workprec(128):
+        r2 = arb(2).sqrt()
+        Phi = lambda x: (1 + (x / r2).erf()) / 2       # noqa: E731
+        X = arb(15)
+        phiX = (-X * X / 2).exp() / (2 * arb.pi()).sqrt()
+        g2 = r2 * (arb(p + 1) / 2).gamma() / (arb(p) / 2).gamma()
+        g1 = acb.integral(lambda x, _: 1 - (2 * Phi(x) - 1) ** p, 0, X).real + arb(0).union(2 * p * phiX)
+        gs = (acb.integral(lambda x, _: 1 - Phi(x) ** p, 0, X).real + arb(0).union(p * phiX)
+              - acb.integral(lambda x, _: Phi(x) ** p, -X, 0).real - arb(0).union(phiX))
+        for got, ref in ((g2, l2), (g1, l1), (gs, simplex)):
+            assert abs(got - arb(ref)) <= arb("1e-13") * arb(ref)
+        # the widths the theorems use come from reference.geometry.width (one implementation)
+        assert abs(arb(width.width_l2_ball(p)) - g2) <= arb("1e-12") * g2
+        assert abs(arb(width.width_l1_ball(p)[0]) - g1) <= arb("1e-10") * g1
+        assert abs(arb(width.width_simplex(p)[0]) - gs) <= arb("1e-10") * gs
+        # Section 1: the l2 ball's width is below sqrt(p); the l1 ball's below sqrt(2 ln 2p)
+        assert g2 < arb(p).sqrt() and g1 <= (2 * arb(2 * p).log()).sqrt()
+    certificate.point(8)
 
 
 @pytest.mark.rigorous(method="ball arithmetic at the named p")

@@ -60,6 +60,29 @@ def def_2_1_ratio(X, y, t1, t2, gamma):
 rat = st.fractions(min_value=-1, max_value=1, max_denominator=7)
 
 
+@pytest.mark.rigorous(method="symbolic (sympy), every X, y, theta_1, theta_2, gamma at n, p <= 3")
+@pytest.mark.claim("lasso:§2.2 curvature")
+def test_curvature_ratio_identity_for_every_data_and_point(certificate):
+    """Def 2.1's ratio for L(theta) = (1/n)||X theta - y||^2 is (2/n)||X (theta_2 - theta_1)||^2 for EVERY X, y,
+    theta_1, theta_2 and gamma != 0: a polynomial identity, expanded by sympy in every shape n, p <= 3 (the
+    expansion is the same in any shape). Maximised over the l1 ball of radius c (a convex function of
+    theta_2 - theta_1, which ranges over the l1 ball of radius 2c) at a vertex: (8 c^2 / n) max_j ||X_j||^2."""
+    for n in range(1, 4):
+        for p in range(1, 4):
+            X = sp.Matrix(n, p, lambda i, j: sp.Symbol(f"x{i}{j}"))
+            y = sp.Matrix(n, 1, lambda i, j: sp.Symbol(f"y{i}"))
+            t1 = sp.Matrix(p, 1, lambda i, j: sp.Symbol(f"a{i}"))
+            t2 = sp.Matrix(p, 1, lambda i, j: sp.Symbol(f"b{i}"))
+            g = sp.Symbol("gamma", nonzero=True)
+            L = lambda t: ((X * t - y).T * (X * t - y))[0] / n                   # noqa: E731
+            grad = 2 * X.T * (X * t1 - y) / n
+            t3 = t1 + g * (t2 - t1)
+            ratio = 2 / g ** 2 * (L(t3) - L(t1) - ((t3 - t1).T * grad)[0])
+            d = X * (t2 - t1)
+            assert sp.expand(ratio - 2 * (d.T * d)[0] / n) == 0
+            certificate.point()
+
+
 @pytest.mark.evidence("hypothesis examples (exact rationals, but sampled X, theta)")
 @pytest.mark.claim("lasso:§2.2 curvature")
 @given(st.integers(1, 4), st.integers(1, 3), st.data())
