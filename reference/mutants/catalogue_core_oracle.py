@@ -45,4 +45,43 @@ MUTANTS = (
         checks=("tests/test_conformance_properties.py::"
                 "test_validation_fails_a_port_that_clips_or_returns_nan_and_passes_one_that_refuses",),
     ),
+    Mutant(
+        id="core-M304", target="core:conform", bug_class="data-use",
+        description="replay always decides the exit status: a correct port that draws its noise its own way "
+                    "fails conform by default (one answer again, not two)",
+        file="reference/conformance.py",
+        find="    deciding = tuple(p for p in run if p in CONFORMANCE or p in required or only_agreement)",
+        replace="    deciding = tuple(run)",
+        checks=("tests/test_conformance_verdict.py::"
+                "test_a_correct_port_that_draws_its_own_noise_conforms_and_is_not_bit_exact",),
+    ),
+    Mutant(
+        id="core-M305", target="core:conform", bug_class="data-use",
+        description="the validation property counts a TypeError (a call mismatch) as a refusal",
+        file="reference/conformance_checks.py",
+        find='        return "fail", (f"call mismatch at {refusal.what}: TypeError: {exc} (the candidate does not take the "',
+        replace='        return "pass", (f"call mismatch at {refusal.what}: TypeError: {exc} (the candidate does not take the "',
+        checks=("tests/test_conformance_verdict.py::"
+                "test_validation_a_value_error_is_a_refusal_a_type_error_a_call_mismatch",),
+    ),
+    Mutant(
+        id="core-M306", target="core:conform", bug_class="data-use",
+        description="determinism is asked of a candidate that never draws from the rng it is passed (an unseedable "
+                    "sampler such as OpenDP's fails instead of n/a)",
+        file="reference/conformance.py",
+        find="        elif not drew and _reference_draws(case):",
+        replace="        elif False:",
+        checks=("tests/test_conformance_verdict.py::"
+                "test_determinism_is_n_a_for_an_unseeded_candidate_and_fails_a_partly_seeded_one",),
+    ),
+    Mutant(
+        id="core-M307", target="core:conform", bug_class="data-use",
+        description="the claim property lets any candidate fall short of its own claim (the paper's shortfall "
+                    "allowance applied whatever the reference's certificate)",
+        file="reference/conformance_checks.py",
+        find="    if allowed > 1.0 and certified <= claimed * allowed * (1 + ACCOUNTING_RTOL):",
+        replace="    if True:",
+        checks=("tests/test_conformance_verdict.py::"
+                "test_claim_requires_the_certificate_to_cover_the_candidates_own_claim",),
+    ),
 )
