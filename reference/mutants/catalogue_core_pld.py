@@ -16,6 +16,7 @@ ACC = "reference/privacy/accounting.py"
 T_PLD = "tests/privacy/test_pld.py"
 BR = "reference/privacy/bounded_range.py"
 T_BR = "tests/privacy/test_bounded_range.py"
+T_ROBUST = "tests/privacy/test_accountant_robust.py"
 
 MUTANTS = (
     Mutant(
@@ -102,5 +103,60 @@ MUTANTS = (
         find="return _up(drift + mpmath.sqrt(",
         replace="return _up(0 * drift + mpmath.sqrt(",
         checks=(f"{T_BR}::test_certify_of_long_br_ledgers_against_the_nonadaptive_optimum",),
+    ),
+    Mutant(
+        id="core-M209", target="core:certify", bug_class="accountant",
+        description="parameter quantisation rounds toward the user: an epsilon rounded down to the grid "
+                    "point below it (issue 24)",
+        file=PLD,
+        find="j = math.ceil(math.log2(e) * per_octave)\n    q = 2.0 ** (j / per_octave)\n    while q < e:",
+        replace="j = math.floor(math.log2(e) * per_octave)\n    q = 2.0 ** (j / per_octave)\n    while q < e / 2:",
+        checks=(f"{T_ROBUST}::test_quantisation_rounds_up_onto_a_fixed_grid",),
+    ),
+    Mutant(
+        id="core-M210", target="core:certify", bug_class="accountant",
+        description="the windowed composition drops the mass above its window instead of carrying it into "
+                    "delta at +inf (issue 24)",
+        file=PLD,
+        find="inf_mass = min(1.0, (inf_mass + upper_tail_bound(parts, (start + n) * h)) * (1 + 1e-12))",
+        replace="inf_mass = min(1.0, inf_mass * (1 + 1e-12))",
+        checks=(f"{T_ROBUST}::test_windowed_composition_stays_above_the_exact_rr_profile",),
+    ),
+    Mutant(
+        id="core-M211", target="core:certify", bug_class="accountant",
+        description="pld_delta reads a windowed composition below its window's floor (where it knows "
+                    "nothing) as if no loss lay there (issue 24)",
+        file=PLD,
+        find="        return 1.0                      # below a window: no bound but the trivial one",
+        replace="        pass",
+        checks=(f"{T_ROBUST}::test_windowed_delta_below_the_window_floor_is_the_trivial_bound",),
+    ),
+    Mutant(
+        id="core-M213", target="core:certify", bug_class="accountant",
+        description="the FFT tilt's target not kept inside the support: at small delta the tilt goes to its "
+                    "cap and the floating-point allowance dominates delta (issue 24; loose, not wrong)",
+        file=PLD,
+        find="target = min(eps, mean0 + 0.9 * (top - mean0))",
+        replace="target = eps",
+        checks=(f"{T_ROBUST}::test_tilt_is_chosen_inside_the_support",
+                f"{T_ROBUST}::test_tilt_reproduction_through_certify"),
+    ),
+    Mutant(
+        id="core-M214", target="core:certify", bug_class="accountant",
+        description="the heterogeneous KOV bound applied at the smallest epsilon of the ledger instead of "
+                    "the largest (issue 24)",
+        file=ACC,
+        find="e0, k = max(pure_eps), len(pure_eps)",
+        replace="e0, k = min(pure_eps), len(pure_eps)",
+        checks=(f"{T_ROBUST}::test_heterogeneous_kov_candidate_is_never_below_the_exact_profile",),
+    ),
+    Mutant(
+        id="core-M215", target="core:certify", bug_class="accountant",
+        description="certify trusts its events: the constructor's checks are not re-run where an event is "
+                    "certified (a tampered negative scale certifies epsilon 0; issue 24)",
+        file=ACC,
+        find="    MechanismEvent.__post_init__(event)          # the constructor's checks, each naming its field",
+        replace="    pass",
+        checks=(f"{T_ROBUST}::test_a_tampered_event_is_refused_naming_its_field",),
     ),
 )

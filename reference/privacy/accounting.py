@@ -1051,8 +1051,10 @@ def certify(ledger, delta) -> Certificate:
     * ``basic``: [DR14, Thm 3.16] over the pure events, plus, when there are also Gaussian
       events, one exact GDP block [DRS22 Cor 3.3; BW18 Thm 8] at delta_c ("basic + GDP block");
     * ``advanced``: [DRV10] when all events are pure with one common epsilon;
-    * ``optimal``: [KOV15, Thm 3.3] same condition (with a common delta_i it uses the
-      exact (1-delta_i)^k form);
+    * ``optimal (KOV)``: [KOV15, Thm 3.3] when there are no Gaussian events, at the largest
+      epsilon of the ledger (exact when it is homogeneous; "optimal (KOV) at the largest
+      epsilon", an upper bound, otherwise: an eps_i-DP step is max eps_i-DP); with a common
+      delta_i it uses the exact (1-delta_i)^k form;
     * ``heterogeneous (KOV Thm 3.5)``: [KOV15, Thm 3.5] when there are no Gaussian events;
     * ``zCDP (standard)`` / ``zCDP (tight)``: rho of every event added [BS16] and
       converted at delta_c [BS16 Prop 1.3; CKS20 Prop 12];
@@ -1070,6 +1072,11 @@ def certify(ledger, delta) -> Certificate:
       by FFT with a discretisation that only raises delta [reference/privacy/pld.py;
       ZDW22 Thm 10; DGKKM22]. It uses the whole delta (the approximate events' deltas are
       inside the PLD as mass at +inf).
+
+    Every event is re-validated here (:func:`_check_event`): an altered event is refused with a
+    ParameterError naming its field. More noise never raises the certificate (to floating-point
+    rounding): every candidate is monotone in each event's parameter, the PLD rounds parameters up
+    onto a fixed grid and its grid step only gets finer (nested powers of two) with more noise.
 
     The certificate is the minimum. An empty ledger (or one whose events all have
     zero sensitivity) is (0, delta). A ledger holding a ``claimed`` event (a guarantee a
@@ -1125,14 +1132,20 @@ def certify(ledger, delta) -> Certificate:
 
     homogeneous = not gaussian_mus and len(set(pure_eps)) == 1
     if homogeneous:
-        e0, k = pure_eps[0], len(pure_eps)
-        candidates.append(("advanced", advanced_composition(e0, 0.0, k, delta_c)[0]))
+        candidates.append(("advanced", advanced_composition(pure_eps[0], 0.0, len(pure_eps), delta_c)[0]))
+    if pure_eps and not gaussian_mus:
+        # KOV's exact optimum for k (eps0, delta0)-DP steps [KOV15, Thm 3.3]. On a heterogeneous ledger
+        # it is applied at the largest epsilon: an eps_i-DP step is also max_i eps_i-DP, so it is an
+        # upper bound there (the heterogeneous KOV bound), and it keeps certify monotone across the
+        # homogeneous / heterogeneous boundary (one event made noisier never loses this candidate).
+        e0, k = max(pure_eps), len(pure_eps)
+        name = "optimal (KOV)" if homogeneous else "optimal (KOV) at the largest epsilon"
         common_delta = {d for e, d in pure if e > 0}
         if len(common_delta) == 1 and len(pure_eps) == len(pure):
             d0 = common_delta.pop()
-            candidates.append(("optimal (KOV)", optimal_homogeneous_composition(e0, d0, k, delta)))
+            candidates.append((name, optimal_homogeneous_composition(e0, d0, k, delta)))
         else:
-            candidates.append(("optimal (KOV)", optimal_homogeneous_composition(e0, 0.0, k, delta_c)))
+            candidates.append((name, optimal_homogeneous_composition(e0, 0.0, k, delta_c)))
 
     if pure_eps and not gaussian_mus:
         candidates.append(("heterogeneous (KOV Thm 3.5)", heterogeneous_composition(pure_eps, delta_c)[0]))

@@ -49,6 +49,17 @@ composition:
    enters delta. Increasing masses only increases delta, and convolution of
    non-negative arrays is monotone.
 
+4. *Windows* (long ledgers, :func:`compose_window`): the whole composition is one product of
+   spectra of a length n shorter than the composed support. The cyclic convolution it computes
+   holds, at each loss of the window, the true mass plus aliased masses from outside: an upper
+   bound entrywise. The P-mass above the window is bounded by Chernoff and put at +inf; below
+   the window nothing is needed for eps at or above it (a loss <= eps adds nothing to delta(eps)),
+   and the epsilon search never goes below the window.
+
+The grid step h is a power of two chosen from the accuracy wanted and the composed distribution
+(:func:`grid_step`), not from the sum of the events' ranges alone, so the discretisation error
+does not grow with the ledger; the window keeps the cost near O(sqrt(k)) grid points per ledger.
+
 The FFT runs on an exponentially tilted copy of the masses (x_j proportional to
 omega_j e^{lambda l_j}, lambda at the saddle point of the tail being read), so its
 absolute rounding error is small *relative to the tail that sets delta*; untilting
@@ -93,12 +104,14 @@ _U = 2.0 ** -53                 # unit roundoff of float64
 _INFLATE = 1e-10                # relative inflation of every constructed mass
 _GAUSS_TAIL = 12.0              # a Gaussian loss is kept on mean +- 12 sd; the rest moved (mass 3.6e-33)
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(8)
-#: when a ledger has more distinct event parameters than this, each epsilon of a
-#: Laplace / pure event is rounded *up* to the grid 2^(j/1024) (relative step 6.8e-4)
-#: so that equal ones can be composed together; more epsilon is always valid
-_MAX_DISTINCT = 48
-#: and when that still leaves more than this many, to the grid 2^(j/256) (relative step 2.7e-3)
-_MAX_PARTS = 256
+_GL64 = np.polynomial.legendre.leggauss(64)
+#: every epsilon of a Laplace / randomized-response / bounded-range item is rounded *up* to the grid
+#: 2^(j / QUANT_PER_OCTAVE) (relative step 6.6e-7), so that nearly equal ones compose as one block. The
+#: grid is fixed: it does not depend on the ledger (how many distinct values it has), so a noisier event
+#: never gets a larger rounded epsilon, and more epsilon is always valid (the pair of a larger epsilon
+#: dominates). Cost: at most 6.6e-7 relative on each event's epsilon (a coarser grid, 2^(j/8192), cost
+#: 2.2e-5 relative in delta on two Laplace events, more than proofs/proof_pld.py's 1e-6 tightness).
+QUANT_PER_OCTAVE = 1 << 20
 #: above this epsilon a Laplace or bounded-range event gets the randomized-response pair RR(eps) (which
 #: dominates every eps-DP event): at such magnitudes float64 cannot resolve its loss density near eps
 #: (the unit in the last place of eps exceeds the quadrature's 1e-10 margin), and the certificate is
@@ -267,6 +280,8 @@ class ComposedPLD:
     log_z: float
     lam: float
     inf_mass: float
+    #: the bound holds for every eps >= floor (a windowed composition knows nothing below its window)
+    floor: float = -math.inf
 
     def upper_masses(self, j0: int = 0) -> np.ndarray:
         """Upper bounds of the P-masses of entries j >= j0."""
@@ -306,6 +321,15 @@ def saddle_tilt(parts, eps: float) -> float:
 
     if f(0.0) >= 0:
         return 0.0
+    # Keep the target inside the support. The tilted mean tends to the largest finite composed loss
+    # `top` as lambda grows; an estimate at or above it (bounded-range events at small delta) would
+    # send lambda to its cap, where the untilted FFT allowance e^{-lambda l} err dominates delta.
+    # The target is kept at most 90% of the way from the untilted mean to `top`.
+    top = float(sum(c * (p.offset + p.masses.size - 1) * p.h for p, c in parts))
+    mean0 = f(0.0) + eps
+    target = min(eps, mean0 + 0.9 * (top - mean0))
+    if target < eps:
+        return saddle_tilt(parts, target)
     hi = 1.0
     while f(hi) < 0 and hi < 1e4:
         hi *= 4.0
@@ -370,6 +394,90 @@ def compose(parts, lam: float = 0.0) -> ComposedPLD:
     return ComposedPLD(h, offset, y, err, log_z, lam, inf_mass)
 
 
+def _log_mgf(parts, lam: float) -> float:
+    """log E[e^{lam L}] of the composition's finite loss: sum_i count_i log sum_j m_ij e^{lam l_ij}."""
+    total = 0.0
+    for p, c in parts:
+        loss = (p.offset + np.arange(p.masses.size)) * p.h
+        with np.errstate(divide="ignore"):
+            v = np.log(p.masses) + lam * loss
+        top = float(np.max(v))
+        total += c * (top + math.log(float(np.exp(v - top).sum())))
+    return total
+
+
+def upper_tail_bound(parts, t: float) -> float:
+    """An upper bound of the P-mass of the composition's finite losses >= t (Chernoff):
+    P(L >= t) <= exp(log E[e^{lam L}] - lam t) for every lam >= 0, minimised roughly over lam (any
+    lam gives a bound). A relative margin covers the rounding of the float log-sum-exps."""
+    def g(lam: float) -> float:
+        return _log_mgf(parts, lam) - lam * t
+
+    res = optimize.minimize_scalar(g, bounds=(0.0, 1e3), method="bounded", options={"xatol": 1e-6})
+    lam = float(res.x)
+    value = g(lam)
+    margin = 1e-9 * (abs(_log_mgf(parts, lam)) + lam * abs(t)) + 1e-12
+    return min(1.0, math.exp(min(value + margin, 0.0)))
+
+
+def compose_window(parts, lam: float, start: int, n: int) -> ComposedPLD:
+    """The composition on a window of n grid points, losses start*h ... (start + n - 1)*h, tilted by lam.
+
+    The whole composition is one product in the Fourier domain of length n: prod_i X_i^count_i,
+    X_i = DFT_n of part i's tilted masses. A DFT of length n shorter than the composed support
+    computes the *cyclic* convolution: entry j holds the sum of the true (tilted) masses at every
+    loss index congruent to j mod n. All masses are >= 0, so after rotating the window into place
+    each entry is an upper bound of the true mass at its own loss (it also holds aliased masses from
+    outside the window, which only adds mass). What lies outside the window is then accounted for
+    pessimistically:
+
+    * above the window, the P-mass of losses >= (start + n) h is bounded by Chernoff
+      (:func:`upper_tail_bound`) and put at +inf (counted in full in delta);
+    * below the window nothing is needed for eps >= start * h: a loss l <= eps adds nothing to
+      delta(eps) = E[(1 - e^{eps - L})_+]. The result's ``floor`` records that its bound holds
+      only from there on (the window is placed far below the epsilon being sought).
+
+    The entrywise error bound is that of :func:`_power` with the parts' terms added: the computed
+    spectra have |X_i| <= 1, so |prod a_i^c_i - prod b_i^c_i| <= sum_i c_i |a_i - b_i|.
+    """
+    parts = [(p, int(c)) for p, c in parts if int(c) > 0]
+    h = parts[0][0].h
+    if any(p.h != h for p, _ in parts):
+        raise ParameterError("parts", "PLDs on one grid", sorted({p.h for p, _ in parts}))
+    lam = check_nonnegative(lam, "lam")
+    spectrum = np.ones(n // 2 + 1, dtype=complex)
+    log_z, offset, log_keep, weight, count = 0.0, 0, 0.0, 0.0, 0
+    for p, c in parts:
+        x, lz = _tilted(p, lam)
+        if x.size > n:                          # a part longer than the window is itself folded (aliased)
+            x = np.bincount(np.arange(x.size) % n, weights=x, minlength=n)
+        spectrum *= sfft.rfft(x, n) ** c
+        log_z += c * lz
+        offset += c * p.offset
+        log_keep += c * (math.log1p(-p.inf_mass) if p.inf_mass < 1 else -math.inf)
+        weight += c * math.sqrt(float((x * x).sum()))
+        count += c
+    y = sfft.irfft(spectrum, n)
+    err = 8 * _U * math.log2(n) * (weight + 1.0) + 4 * _U * count
+    # cyclic entry j holds loss indices offset + j (mod n); entry i of the window is index start + i
+    y = np.roll(y, -((start - offset) % n))
+    inf_mass = min(1.0, -math.expm1(log_keep) * (1 + 1e-12) + (1e-300 if log_keep < 0 else 0.0))
+    inf_mass = min(1.0, (inf_mass + upper_tail_bound(parts, (start + n) * h)) * (1 + 1e-12))
+    return ComposedPLD(h, start, np.maximum(y, 0.0), err, log_z, lam, inf_mass, floor=start * h)
+
+
+def tilted_moments(parts, lam: float) -> tuple[float, float]:
+    """Mean and variance of the composed loss under the tilt lam (the finite part)."""
+    mean = var = 0.0
+    for p, c in parts:
+        x, _ = _tilted(p, lam)
+        loss = (p.offset + np.arange(p.masses.size)) * p.h
+        m = float((x * loss).sum())
+        mean += c * m
+        var += c * float((x * (loss - m) ** 2).sum())
+    return mean, var
+
+
 def _delta_on_grid(c: ComposedPLD, j0: int):
     """delta at the grid losses l_k, k >= j0, and the suffix sums needed inside a grid cell."""
     w = np.minimum(c.upper_masses(j0), 1e300 / max(c.y.size, 1))     # entries above 1 only say delta > 1
@@ -385,6 +493,8 @@ def _delta_on_grid(c: ComposedPLD, j0: int):
 def pld_delta(c: ComposedPLD, epsilon: float) -> float:
     """An upper bound of delta(eps) of the composition, for eps >= 0."""
     eps = check_nonnegative(epsilon, "epsilon")
+    if eps < c.floor:
+        return 1.0                      # below a window: no bound but the trivial one
     loss = (c.offset + np.arange(c.y.size)) * c.h
     keep = loss > eps
     if not np.any(keep):
@@ -414,7 +524,7 @@ def pld_epsilon(c: ComposedPLD, delta: float) -> float:
     big_w = w[k] + s0[k]
     big_v = w[k] + s1[k]
     lower = loss[j0 + k - 1] if k > 0 else 0.0
-    lower = max(lower, 0.0)
+    lower = max(lower, 0.0, c.floor)
     if big_v <= 0:
         eps = lk
     else:
@@ -434,7 +544,7 @@ def pld_epsilon(c: ComposedPLD, delta: float) -> float:
 # ---------------------------------------------------------------------------
 # Ledgers.
 
-def _quantise_up(e: float, per_octave: int = 1024) -> float:
+def _quantise_up(e: float, per_octave: int = QUANT_PER_OCTAVE) -> float:
     """The smallest 2^(j/per_octave) >= e (so a quantised epsilon is never smaller)."""
     j = math.ceil(math.log2(e) * per_octave)
     q = 2.0 ** (j / per_octave)
@@ -444,24 +554,21 @@ def _quantise_up(e: float, per_octave: int = 1024) -> float:
     return q
 
 
-def _quantised(counts: dict, per_octave: int) -> dict:
+def quantised_items(items) -> dict:
+    """The ledger items with every Laplace / rr / br epsilon rounded up to the fixed grid, grouped:
+    {item: count}. (Gaussian items are exact: all Gaussian events are one block already.)"""
     merged: dict[tuple, int] = {}
-    for it, c in counts.items():
+    for it in items:
         if it[0] in ("laplace", "rr", "br"):
-            it = (it[0], _quantise_up(it[1], per_octave)) + tuple(it[2:])
-        merged[it] = merged.get(it, 0) + c
+            it = (it[0], _quantise_up(it[1])) + tuple(it[2:])
+        merged[it] = merged.get(it, 0) + 1
     return merged
 
 
 def ledger_parts(items, h: float):
     """Group ledger items ('laplace', eps0) / ('rr', eps, delta) / ('br', eps) / ('gaussian', mu) into
     (DiscretePLD, count)."""
-    counts: dict[tuple, int] = {}
-    for it in items:
-        counts[it] = counts.get(it, 0) + 1
-    if len(counts) > _MAX_DISTINCT:
-        fine = _quantised(counts, 1024)
-        counts = fine if len(fine) <= _MAX_PARTS else _quantised(counts, 256)
+    counts = quantised_items(items)
     parts = []
     for it, c in counts.items():
         if it[0] == "laplace":
@@ -498,10 +605,71 @@ def _support_width(items) -> float:
     return total
 
 
-def grid_step(items, *, cells: int = 1 << 17, finest: float = 1e-4) -> float:
-    """The grid h: the composed support spread over about ``cells`` points, never finer than ``finest``.
-    (More noise gives a narrower support and so a finer grid: the bound only improves.)"""
-    return max(_support_width(items) / cells, finest)
+def item_moments(item) -> tuple[float, float]:
+    """Mean and variance of one item's (finite) privacy loss under P, in closed form or by 64-point
+    Gauss-Legendre quadrature of the loss density; used only to choose the grid step."""
+    kind, e = item[0], item[1]
+    if kind == "gaussian":
+        return e * e / 2, e * e
+    if kind == "rr" or e > _LARGE_EPS:
+        m = e * math.tanh(e / 2)
+        return m, max(e * e - m * m, 0.0)
+    nodes, weights = _GL64
+    l = e * nodes                                           # (-e, e)
+    if kind == "laplace":
+        dens = 0.25 * np.exp(-(e - l) / 2) * e * weights
+        atoms, amass = np.array([e, -e]), np.array([0.5, 0.5 * math.exp(-e)])
+    else:                                                   # "br": the BR envelope pair
+        dens = np.exp((l - e) / 2) / (2 * -math.expm1(-e)) * e * weights
+        atoms, amass = np.zeros(0), np.zeros(0)
+    w = np.concatenate((dens, amass))
+    x = np.concatenate((l, atoms))
+    m = float((w * x).sum() / w.sum())
+    return m, float((w * (x - m) ** 2).sum() / w.sum())
+
+
+#: the grid step aims at a discretisation cost of at most this fraction of epsilon (the error model below)
+ACCURACY = 2e-4
+#: a long composition is computed on a window of +- this many (tilted) standard deviations around the
+#: tilted mean (:func:`compose_window`), when that is much shorter than its whole support
+WINDOW_SDS = 30.0
+#: the composed PLD is never given more than this many grid points (memory: 8 bytes each, a few copies)
+MAX_CELLS = 1 << 23
+
+
+def grid_step(items, delta: float | None = None, *, cells: int = 1 << 17, finest: float = 1e-4) -> float:
+    """The grid step h, a power of two (so the grids of two ledgers are nested: the coarser one's
+    connect-the-dots PLD is a coarsening of the finer one's, hence never tighter).
+
+    Without ``delta``: the composed support spread over about ``cells`` points, never finer than
+    ``finest`` (more noise gives a narrower support and so a finer grid: the bound only improves).
+
+    With ``delta``, the step is also set by the accuracy wanted, from the composed distribution rather
+    than from the support: connect-the-dots moves each event's loss by less than h, adding at most
+    h^2/4 to its variance and h^2/8 to its mean, so k events shift the composed loss's mean by
+    k h^2/8 and its variance by k h^2/4. With the normal approximation eps ~ mean + z sd,
+    z = sqrt(2 ln(1/delta)), epsilon moves by about k h^2/8 (1 + z/sd); h is chosen so that this is
+    ACCURACY times the estimate mean + z sd. (The model only chooses h; the bound is valid for
+    every h.) The grid never gets more than MAX_CELLS points over the support.
+    """
+    width = _support_width(items)
+    h = max(width / cells, finest)
+    if delta is not None:
+        delta = check_delta(delta)
+        mean = var = 0.0
+        counts: dict[tuple, int] = {}
+        for it in items:
+            counts[it] = counts.get(it, 0) + 1
+        for it, c in counts.items():
+            m, v = item_moments(it)
+            mean, var = mean + c * m, var + c * v
+        z = math.sqrt(2 * math.log(1 / delta))
+        sd = math.sqrt(var)
+        target = ACCURACY * max(mean + z * sd, 1e-3)
+        h_accuracy = math.sqrt(8 * target / (len(items) * (1 + z / max(sd, 1e-300))))
+        window = max(3 * WINDOW_SDS * sd, 2 * _largest_loss(items))       # about what is composed
+        h = max(min(h, h_accuracy), min(width, window) / MAX_CELLS)
+    return 2.0 ** math.floor(math.log2(h))
 
 
 def _clt_guess(parts, delta: float) -> float:
@@ -515,6 +683,20 @@ def _clt_guess(parts, delta: float) -> float:
         mean += c * m
         var += c * float((w * (loss - m) ** 2).sum())
     return mean + math.sqrt(var * 2 * math.log(1 / delta))
+
+
+def _compose_for(parts, lam: float) -> ComposedPLD:
+    """:func:`compose` on the whole support, or :func:`compose_window` on +- WINDOW_SDS tilted standard
+    deviations around the tilted mean when that window is less than half the support."""
+    h = parts[0][0].h
+    full = sum(c * (p.masses.size - 1) for p, c in parts) + 1
+    mean, var = tilted_moments(parts, lam)
+    half = WINDOW_SDS * math.sqrt(var) / h + 2
+    n = sfft.next_fast_len(int(2 * half) + 1, real=True)
+    if 2 * n >= full:
+        return compose(parts, lam)
+    start = math.floor(mean / h - half)
+    return compose_window(parts, lam, start, n)
 
 
 def epsilon_for_items(items, delta: float, *, guess: float | None = None, h: float | None = None) -> float:
@@ -532,7 +714,7 @@ def epsilon_for_items(items, delta: float, *, guess: float | None = None, h: flo
         return 0.0
     if _largest_loss(items) > _PLD_RANGE:
         return math.inf                 # outside the grid's range: no PLD bound (the other candidates remain)
-    h = grid_step(items) if h is None else check_positive(h, "h")
+    h = grid_step(items, delta) if h is None else check_positive(h, "h")
     parts = ledger_parts(items, h)
     best = math.inf
     start = _clt_guess(parts, delta)
@@ -540,7 +722,7 @@ def epsilon_for_items(items, delta: float, *, guess: float | None = None, h: flo
         start = min(start, guess)
     lam = saddle_tilt(parts, start)
     for _ in range(4):
-        c = compose(parts, lam)
+        c = _compose_for(parts, lam)
         eps = pld_epsilon(c, delta)
         best = min(best, eps)
         if not math.isfinite(eps):
