@@ -633,6 +633,9 @@ ACCURACY = 2e-4
 #: a long composition is computed on a window of +- this many (tilted) standard deviations around the
 #: tilted mean (:func:`compose_window`), when that is much shorter than its whole support
 WINDOW_SDS = 30.0
+#: the window transforms every part at its full length, so a ledger of more distinct parts than this is
+#: composed by compose()'s balanced tree instead (both are upper bounds; they differ by rounding)
+WINDOW_MAX_PARTS = 32
 #: the composed PLD is never given more than this many grid points (memory: 8 bytes each, a few copies)
 MAX_CELLS = 1 << 23
 
@@ -687,13 +690,14 @@ def _clt_guess(parts, delta: float) -> float:
 
 def _compose_for(parts, lam: float) -> ComposedPLD:
     """:func:`compose` on the whole support, or :func:`compose_window` on +- WINDOW_SDS tilted standard
-    deviations around the tilted mean when that window is less than half the support."""
+    deviations around the tilted mean when that window is less than half the support (and the ledger has
+    at most WINDOW_MAX_PARTS distinct parts)."""
     h = parts[0][0].h
     full = sum(c * (p.masses.size - 1) for p, c in parts) + 1
     mean, var = tilted_moments(parts, lam)
     half = WINDOW_SDS * math.sqrt(var) / h + 2
     n = sfft.next_fast_len(int(2 * half) + 1, real=True)
-    if 2 * n >= full:
+    if 2 * n >= full or len(parts) > WINDOW_MAX_PARTS:
         return compose(parts, lam)
     start = math.floor(mean / h - half)
     return compose_window(parts, lam, start, n)
