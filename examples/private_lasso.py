@@ -108,3 +108,68 @@ def private_lasso(X, y, epsilon, delta, rng, *, radius=1.0, T=None, calibration=
         theta = (1.0 - mu) * theta
         theta[j % p] += mu * (c if j < p else -c)
     return LassoResult(theta, selected, lam, T)           # line 6: theta_priv = theta_T
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A second port that draws its noise its own way: every selection from uniforms, by the Gumbel-max trick.
+#
+# Line 3-4 select argmin_s <s, g> + noise. With Gumbel noise this is the exponential mechanism
+# P(s) ~ exp(-<s, g> / lambda); the Gumbel-max trick samples it as argmax_s (-<s, g> / lambda + G_s) with
+# G_s = -log(-log U_s), U_s uniform: 2p ``rng.random()`` values a step, transformed here (the reference asks
+# for ``rng.gumbel``). For the Laplace selection the noise is Lap(lambda) by the inverse CDF of the same
+# uniforms, added with line 3's printed sign (alpha_s = <s, g> + Lap(lambda)). So replay refuses this port on
+# every case, and the law check passes it. ``variant=`` gives the wrong copies the oracle must reject.
+
+def _uniform_open(rng, size):
+    u = rng.random(size)
+    return np.where(u == 0.0, np.nextafter(0.0, 1.0), u)
+
+
+def private_lasso_gumbel_max(X, y, epsilon, delta, rng, *, radius=1.0, T=None, calibration="paper",
+                             selection="laplace", variant="") -> np.ndarray:
+    """Algorithm 2 on the l1 ball; returns theta_T (p,). ``variant``: "noise-0.8", "noiseless",
+    "sensitivity-half" (wrong on purpose)."""
+    X, y = _check(X, y, epsilon, delta, radius)
+    if selection not in ("laplace", "gumbel", "exponential"):
+        raise ValueError(f"selection must be 'laplace', 'gumbel' or 'exponential', not {selection!r}")
+    n, p = X.shape
+    c = float(radius)
+    if T is None:
+        T = horizon(n, epsilon, c, (4.0 if calibration == "paper" else 8.0) * c * c)
+    noise_kind = "laplace" if selection == "laplace" else "gumbel"
+    if variant == "sensitivity-half" and calibration == "certified":
+        from reference.algorithms.frank_wolfe import certified_laplace_scale
+
+        lam = certified_laplace_scale(0.5 * 2.0 * 2.0 * (c + 1.0) * c / n, T, epsilon, delta, noise=noise_kind)
+    else:
+        lam = noise_scale(n, T, epsilon, delta, c, calibration, noise_kind)
+        lam *= {"sensitivity-half": 0.5, "noise-0.8": 0.8}.get(variant, 1.0)
+    theta = np.zeros(p)
+    for t in range(1, T):
+        g = (2.0 / n) * (X.T @ (X @ theta - y))
+        scores = np.concatenate([c * g, -c * g])
+        u = _uniform_open(rng, 2 * p)
+        if variant == "noiseless" or lam == 0.0:         # (lam = 0 at epsilon = inf: no noise)
+            j = int(np.argmin(scores))
+        elif selection == "laplace":                     # Lap(lambda) by inverse CDF, line 3's "+"
+            lap = -lam * np.sign(u - 0.5) * np.log1p(-2.0 * np.abs(u - 0.5))
+            j = int(np.argmin(scores + lap))
+        else:                                            # exponential mechanism by Gumbel-max
+            j = int(np.argmax(-scores / lam - np.log(-np.log(u))))
+        mu = 2.0 / (t + 2.0)
+        theta = (1.0 - mu) * theta
+        theta[j % p] += mu * (c if j < p else -c)
+    return theta
+
+
+def _bind(variant):
+    def wrong(*args, **kwargs):
+        return private_lasso_gumbel_max(*args, **kwargs, variant=variant)
+    wrong.__name__ = f"lasso_{variant.replace('-', '_').replace('.', '')}"
+    wrong.__doc__ = f"private_lasso_gumbel_max with variant={variant!r} (wrong on purpose)."
+    return wrong
+
+
+lasso_noise_08 = _bind("noise-0.8")
+lasso_noiseless = _bind("noiseless")
+lasso_sensitivity_half = _bind("sensitivity-half")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .vector_statistics import DistanceTo
+from .vector_statistics import DistanceTo, WeightedDecisionError, WhitenedTreeError
 from .vectors import VectorCase
 
 
@@ -519,6 +519,13 @@ def _cwme_kwargs(seed: int, calibration: str, **budget) -> dict:
     return {"X": _ht_data(200, 2, seed), **budget, "tau": 3.0, "beta": 0.2, "calibration": calibration}
 
 
+def _cwme_low_noise_kwargs(calibration: str, beta: float) -> dict:
+    """``calibration``: "certified", or "printed" for the paper's sigma (the case name does not start with
+    "paper": the rate is declared once, on paper-n200-d2)."""
+    return {"X": _ht_data(300, 3, 69), "rho": 2000.0, "tau": 1.5, "beta": beta,
+            "calibration": "paper" if calibration == "printed" else calibration}
+
+
 def _nsme_mean(X, tau: float, c: float) -> np.ndarray:
     """CDPNSME's lines 3-6 without line 7's noise: (tau/n) sum_i psi_c(x_i(j)/tau) per coordinate."""
     from .algorithms import heavy_tailed as ht
@@ -615,6 +622,18 @@ CASES += [
     )
     for calibration in ("paper", "certified")
 ] + [
+    # rho = 2000, tau = 1.5, n = 300, d = 3: the noise (sigma about 0.01) below the gap between the two middle
+    # bucket means, so the law of the l1 distance from Algorithm 3's estimate sees which median is taken.
+    # beta = 0.2 gives m = ceil(4 ln 30) = 14 buckets (even: footnote 9's mean of the two middle values; a
+    # port taking the upper one is rejected), beta = 0.25 gives m = 13 (odd: one middle value)
+    VectorCase(
+        algorithm="heavy_tailed:CDPCWME", name=f"{calibration}-m{m}-rho2000-n300-d3-tau1.5", reference=f"{_HT}:cdpcwme",
+        make_kwargs=(lambda c=calibration, b=beta: _cwme_low_noise_kwargs(c, b)),
+        seed=69, array_args=("X",), output=_estimate_of, n_runs=1000, noise_knob=("rho", -0.5),
+        statistic=DistanceTo(_cwme_noiseless, lambda c=calibration, b=beta: _cwme_low_noise_kwargs(c, b)),
+    )
+    for calibration, beta, m in (("certified", 0.2, 14), ("printed", 0.25, 13))
+] + [
     VectorCase(
         algorithm="heavy_tailed:DPCWME", name=f"{calibration}-n200-d2", reference=f"{_HT}:dpcwme",
         make_kwargs=(lambda c=calibration: _cwme_kwargs(64, c, epsilon=2.0)),
@@ -706,9 +725,48 @@ def _online_quadratic(T: int, d: int, seed: int, a: float = 1.0) -> dict:
     return {"g": rng.uniform(-0.5, 0.5, (T, d)), "a": np.full(T, a), "c": rng.uniform(-0.3, 0.3, (T, d))}
 
 
+def _sum11_kwargs() -> dict:
+    return {"W": np.random.default_rng(74).uniform(-0.7, 0.7, (11, 2)), "R": 1.0, "epsilon": 1.0, "delta": 1e-3,
+            "calibration": "paper"}
+
+
+def _sum3_kwargs() -> dict:
+    return {"W": np.random.default_rng(78).uniform(-0.7, 0.7, (3, 2)), "R": 1.3, "epsilon": 0.5, "delta": 1e-3,
+            "calibration": "certified"}
+
+
+def _sum8_kwargs() -> dict:
+    return {"W": np.random.default_rng(79).uniform(-0.8, 0.8, (8, 2)), "R": 1.2, "epsilon": 0.7, "delta": 1e-3,
+            "calibration": "certified"}
+
+
+def _exact_sums(kw):
+    """Algorithm 5's releases without noise: the exact prefix sums (np.cumsum)."""
+    return np.cumsum(np.asarray(kw["W"], dtype=float), axis=0)
+
+
+def _pqftl16_kwargs() -> dict:
+    return {"V": np.random.default_rng(81).uniform(-0.7, 0.7, (16, 2)), "y": np.random.default_rng(82).uniform(-1, 1, 16),
+            "epsilon": 20.0, "delta": 1e-2, "R": 1.0, "alpha": 0.7, "calibration": "certified"}
+
+
+def _pqftl_noiseless(kw):
+    """PQFTL without the trees' noise: QFTL (eq. (21)) from xhat_1 = 0 on the same (v_t, y_t)."""
+    from .algorithms import online as ol
+
+    V = np.asarray(kw["V"], dtype=float)
+    fs = [ol.SquaredLoss(V[t], float(kw["y"][t]), kw["alpha"]) for t in range(V.shape[0])]
+    return ol.qftl(fs, kw["alpha"], d=V.shape[1]).decisions
+
+
 def _pigd_alpha_kwargs() -> dict:
     return {**_online_quadratic(12, 2, 75, a=0.6), "radius": 1.0, "epsilon": 64.0, "delta": 1e-3, "L": 1.7,
             "alpha": 0.6, "x1": np.zeros(2), "calibration": "certified"}
+
+
+def _pigd_x1_kwargs() -> dict:
+    return {**_online_quadratic(16, 2, 75, a=0.6), "radius": 1.0, "epsilon": 256.0, "delta": 1e-3, "L": 1.7,
+            "alpha": 0.6, "x1": np.array([0.5, -0.3]), "calibration": "certified"}
 
 
 def _pigd_noiseless(kw):
@@ -762,6 +820,18 @@ CASES += [
         noise_knob=("epsilon", -0.57),     # the certified beta's local power of epsilon at 64
     ),
 ] + [
+    # x_1 = (0.5, -0.3) != 0 and T = 16 (a power of two), epsilon = 256: the first implicit steps move x_1
+    # by a step-size-dependent amount, and the late rounds' noise beta / t stays below the gap between the
+    # iterates of eta_t = 1/(alpha t) and 1/(alpha (t + 1)). The round-weighted l1 distance rejects a step
+    # index off by one in 10 of 10 simulated law checks at 1000 runs (median p 3e-62), where at x_1 = 0
+    # (the other cases) the same statistic rejects it in 0 of 10 at epsilon = 64 and 6 of 10 at 256
+    VectorCase(
+        algorithm="online:Algorithm 2", name="certified-alpha0.6-L1.7-T16-d2-eps256-x1", reference=f"{_VC}:online_pigd_quadratic",
+        output=_decisions_of, make_kwargs=_pigd_x1_kwargs, seed=79, array_args=("g", "a", "c", "x1"),
+        statistic=_round_weighted_distance(lambda kw: _pigd_noiseless(kw), _pigd_x1_kwargs), n_runs=1000,
+        noise_knob=("epsilon", -0.53),     # the certified beta's local power of epsilon at 256
+    ),
+] + [
     VectorCase(
         algorithm="online:Algorithm 4", name=f"{calibration}-T10-d2", reference=f"{_VC}:online_pqftl", output=_decisions_of,
         make_kwargs=(lambda cal=calibration: {"V": np.random.default_rng(72).uniform(-0.7, 0.7, (10, 2)),
@@ -784,19 +854,38 @@ CASES += [
         noise_knob=("epsilon", -0.68),     # the certified sigma's local power of epsilon at 10
     ),
 ] + [
+    # T = 16 (a power of two), alpha = 0.7, epsilon = 20: the trees' noise (sigma about 0.8) small beside
+    # t alpha I from the first rounds on, so each decision is to first order a fixed linear image of its
+    # round's tree noise. The law: those errors, weighted by t and whitened by an honest tree's covariance
+    # over rounds (WeightedDecisionError): tree noise shared within a level changes their dependence, and
+    # is rejected; the median |coordinate| of the other cases is blind to it (0 of 10 at 1000 runs)
+    VectorCase(
+        algorithm="online:Algorithm 4", name="certified-alpha0.7-T16-d2-eps20", reference=f"{_VC}:online_pqftl",
+        output=_decisions_of, make_kwargs=_pqftl16_kwargs, seed=78, array_args=("V", "y"), rtol=1e-9, atol=1e-12,
+        statistic=WeightedDecisionError(_pqftl_noiseless, _pqftl16_kwargs), n_runs=1000,
+        noise_knob=("epsilon", -0.65),     # the certified sigma's local power of epsilon at 20
+    ),
+] + [
     VectorCase(
         algorithm="online:Algorithm 5", name="paper-T11-d2", reference=f"{_VC}:online_private_sum",
-        make_kwargs=lambda: {"W": np.random.default_rng(74).uniform(-0.7, 0.7, (11, 2)), "R": 1.0, "epsilon": 1.0,
-                             "delta": 1e-3, "calibration": "paper"},
-        seed=72, array_args=("W",),
+        make_kwargs=_sum11_kwargs, seed=72, array_args=("W",),
+        statistic=WhitenedTreeError(_exact_sums, _sum11_kwargs), n_runs=1000,
     ),
     # the certified tree at epsilon = 0.5 (not 1: online-M10 calibrates at sqrt(epsilon)) and T = 3, where an
     # item lies in floor(log2 T) + 1 = 2 nodes (online-M27 counts 1: 0.71 x the noise); R = 1.3
     VectorCase(
         algorithm="online:Algorithm 5", name="certified-T3-d2-eps0.5", reference=f"{_VC}:online_private_sum",
-        make_kwargs=lambda: {"W": np.random.default_rng(78).uniform(-0.7, 0.7, (3, 2)), "R": 1.3, "epsilon": 0.5,
-                             "delta": 1e-3, "calibration": "certified"},
-        seed=76, array_args=("W",),
+        make_kwargs=_sum3_kwargs, seed=76, array_args=("W",),
+        statistic=WhitenedTreeError(_exact_sums, _sum3_kwargs), n_runs=1000,
+    ),
+    # T = 8 = 2^3: an item lies in floor(log2 8) + 1 = 4 populated nodes, where ceil(log2 8) = 3 (a port
+    # counting ceil(log2 T) nodes calibrates sqrt(3/4) = 0.87 x the noise; at T = 3, 7 or 11 the two counts
+    # agree). The whitened law sees every release, both coordinates and the dependence between releases
+    VectorCase(
+        algorithm="online:Algorithm 5", name="certified-T8-d2-eps0.7-R1.2", reference=f"{_VC}:online_private_sum",
+        make_kwargs=_sum8_kwargs, seed=77, array_args=("W",),
+        statistic=WhitenedTreeError(_exact_sums, _sum8_kwargs), n_runs=1000,
+        noise_knob=("epsilon", -0.84),     # the certified sigma's local power of epsilon at 0.7
     ),
 ]
 

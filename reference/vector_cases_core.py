@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .properties import Holds, Refuses, ZeroNoise
+from .vector_statistics import WhitenedTreeError
 from .vectors import VectorCase
 
 _M = "reference.privacy.mechanisms"
@@ -21,18 +22,6 @@ _FIVE = (0.0, 1.0, 2.0, 0.5, 1.5)
 
 def _index(out) -> float:
     return float(out)
-
-
-class _RmsError:  # noqa: N801 - used like a function
-    """sqrt(mean_t ||W_t - (x_1 + ... + x_t)||^2): the size of the released prefix sums' noise. Its
-    law scales with sigma, so a law check on it sees a wrong noise scale directly."""
-
-    def __init__(self, xs):
-        self.exact = np.cumsum(np.asarray(xs, dtype=float), axis=0)
-
-    def __call__(self, prefix_sums) -> float:
-        err = np.asarray(prefix_sums, dtype=float) - self.exact
-        return float(np.sqrt(np.mean(err ** 2)))
 
 
 class _Item1Statistic:  # noqa: N801
@@ -48,6 +37,33 @@ class _Item1Statistic:  # noqa: N801
         return float(sum(W[t, 0] for t in self.times))
 
 
+class _Item1OrLeak:  # noqa: N801
+    """The item-1 statistic (:class:`_Item1Statistic`) plus ``bonus`` when the releases satisfy, to rounding,
+    the relation W_1 + W_2 - W_3 = x_1 - x_3 of the case's own stream (first coordinate). With independent
+    node noise that combination carries the noise n_(0,0) - n_(0,2), of variance 2 sigma^2, so the bonus
+    never fires and the statistic is the likelihood-ratio one (an audit on it reaches the claimed mu). A tree
+    whose level-0 nodes share one noise draw releases x_1 - x_3 exactly: the bonus fires on every run of the
+    case's input and never on the neighbour's (whose x_1 differs), and the audit sees the leak (a statistic
+    that sees the dependence between releases; any statistic is post-processing, so a private candidate
+    still passes with probability >= 1 - beta)."""
+
+    def __init__(self, T: int, xs, bonus: float = 1e3):
+        self.item1, self.bonus = _Item1Statistic(T), float(bonus)
+        x = np.asarray(xs, dtype=float).reshape(len(xs), -1)
+        self.relation = float(x[0, 0] - x[2, 0])
+
+    def __call__(self, prefix_sums) -> float:
+        W = np.asarray(prefix_sums, dtype=float).reshape(len(prefix_sums), -1)
+        r = W[0, 0] + W[1, 0] - W[2, 0]
+        leak = abs(r - self.relation) <= 1e-9 * max(1.0, abs(self.relation))
+        return self.item1(prefix_sums) + (self.bonus if leak else 0.0)
+
+
+def _exact_prefix(kw):
+    """The exact prefix sums of the case's stream (np.cumsum): the tree's output without noise."""
+    return np.cumsum(np.asarray(kw["xs"], dtype=float), axis=0)
+
+
 _STREAM = np.array([0.5, -0.25, 1.0, 0.0, -0.75, 0.25, 0.5])        # T = 7 scalar items, |x_t| <= 1
 _SIGMA_TREE = 2.5    # claimed mu = sqrt(floor(log2 7) + 1) * 1 / 2.5 = sqrt(3) / 2.5 = 0.693
 
@@ -56,6 +72,11 @@ def _tree_kwargs(first: float = 0.5) -> dict:
     xs = _STREAM.copy()
     xs[0] = first
     return {"xs": xs, "sigma": _SIGMA_TREE, "sensitivity": 1.0}
+
+
+def _tree8_kwargs() -> dict:
+    xs = np.random.default_rng(23).uniform(-0.9, 0.9, (8, 2))
+    return {"xs": xs, "sigma": 0.7, "sensitivity": 1.3, "norm_bound": 1.3}
 
 
 def _item_above_the_bound(kwargs) -> dict:
@@ -132,11 +153,13 @@ CASES: list[VectorCase] = [
     # ---- binary-tree private prefix sums: one standard_normal(shape) per node, drawn when it is populated
     VectorCase(
         algorithm="core:private_prefix_sums", name="scalar-T7", reference=_TREE, make_kwargs=_tree_kwargs,
-        seed=20, array_args=("xs",), output=_prefix_sums, statistic=_RmsError(_STREAM), n_runs=2000,
-        noise_knob=("sigma", 1.0),
+        # the law: the releases' errors whitened by an honest tree's covariance (sees the noise scale and the
+        # dependence between releases: shared-level and fresh-per-release node noise are rejected)
+        seed=20, array_args=("xs",), output=_prefix_sums, statistic=WhitenedTreeError(_exact_prefix, _tree_kwargs),
+        n_runs=1000, noise_knob=("sigma", 1.0),
         # the worst pair: item 1 moves by the whole sensitivity; it lies in floor(log2 7) + 1 = 3 nodes
         neighbour=lambda: _tree_kwargs(first=-0.5), claimed_mu=np.sqrt(3.0) / _SIGMA_TREE,
-        privacy_statistic=_Item1Statistic(7), privacy_runs=20_000,
+        privacy_statistic=_Item1OrLeak(7, _tree_kwargs()["xs"]), privacy_runs=20_000,
         invariants=(_EXACT_WITHOUT_NOISE,), not_applicable=_TREE_NA,
     ),
     VectorCase(
@@ -145,7 +168,16 @@ CASES: list[VectorCase] = [
                              "sigma": 0.5, "sensitivity": 1.0, "norm_bound": 1.0},
         seed=21, array_args=("xs",), output=_prefix_sums,
         invariants=(_EXACT_WITHOUT_NOISE, Refuses(_item_above_the_bound, "an item of l2 norm 1.5 > norm_bound = 1")),
-        not_applicable={**_TREE_NA, "law": "replay case (scalar-T7 carries the law check)",
+        not_applicable={**_TREE_NA, "law": "replay case (scalar-T7 and vector-T8-d2 carry the law check)",
                         "privacy": "declared on scalar-T7"},
+    ),
+    # T = 8, a power of two (item 1 in floor(log2 8) + 1 = 4 nodes; the root covers the whole stream), d = 2,
+    # sigma = 0.7 and sensitivity 1.3 (not 1); the whitened law on every release and both coordinates
+    VectorCase(
+        algorithm="core:private_prefix_sums", name="vector-T8-d2", reference=_TREE, make_kwargs=_tree8_kwargs,
+        seed=22, array_args=("xs",), output=_prefix_sums, statistic=WhitenedTreeError(_exact_prefix, _tree8_kwargs),
+        n_runs=1000, noise_knob=("sigma", 1.0),
+        invariants=(_EXACT_WITHOUT_NOISE,),
+        not_applicable={**_TREE_NA, "privacy": "declared on scalar-T7"},
     ),
 ]

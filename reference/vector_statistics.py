@@ -42,3 +42,64 @@ class EmpiricalLoss:
         X, y = self.data
         r = X @ np.asarray(theta, dtype=float) - y
         return float(self.scale * np.mean(r * r))
+
+
+def tree_release_covariance(T: int) -> np.ndarray:
+    """The (T, T) covariance, in units of sigma^2, of the noise of a binary tree's releases W_1..W_T (the
+    dyadic tree with independent node noise: node (h, j) covers items j 2^h + 1 .. (j+1) 2^h, and [1, t] is
+    tiled by node (h, (t >> h) - 1) for each 1-bit h of t). Entry (s, t) counts the nodes W_s and W_t share
+    (Chan-Shi-Song 2011, Sec. 3; the claim core:Tree prefix noise law). Computed here from the tiling, not
+    from reference.privacy.tree."""
+    def nodes(t):
+        return {(h, (t >> h) - 1) for h in range(int(t).bit_length()) if (t >> h) & 1}
+    tiles = [nodes(t) for t in range(1, T + 1)]
+    return np.array([[len(a & b) for b in tiles] for a in tiles], dtype=float)
+
+
+class WhitenedTreeError:
+    """sum of z^2 over rounds and coordinates, z = C^(-1/2) (W - exact) with C the release covariance of an
+    honest tree (:func:`tree_release_covariance`), for releases W_1..W_T (rows; any trailing shape) of a
+    stream whose exact prefix sums are ``exact(make_kwargs())``. Against an honest tree it is sigma^2 times a
+    chi-square with T x (entries per release) degrees of freedom; its law moves with the noise scale AND with
+    the dependence between releases: node noise shared within a level, or drawn afresh at every release, has
+    other covariances, so z is no longer white (the sum of squares of the raw errors, or of each release's
+    error, has the same law under those: it sees every release but not how they depend on one another).
+    ``rows``: use only the first ``rows`` releases (PQFTL's trees release T - 1 prefix sums)."""
+
+    def __init__(self, exact, make_kwargs, rows: int | None = None):
+        self.exact, self.make_kwargs, self.rows = exact, make_kwargs, rows
+        self._value = self._white = None
+
+    def _setup(self):
+        exact = np.asarray(self.exact(self.make_kwargs()), dtype=float)
+        T = exact.shape[0] if self.rows is None else self.rows
+        self._value = exact[:T].reshape(T, -1)
+        self._white = np.linalg.inv(np.linalg.cholesky(tree_release_covariance(T)))
+
+    def __call__(self, out) -> float:
+        if self._value is None:
+            self._setup()
+        T = self._value.shape[0]
+        err = np.asarray(out, dtype=float)[:T].reshape(T, -1) - self._value
+        return float(np.sum((self._white @ err) ** 2))
+
+
+class WeightedDecisionError:
+    """PQFTL's releases whitened as its trees': z = C^(-1/2) D, D_t = t (xhat_(t+1) - x_(t+1)) for t = 1..T-1,
+    x the decisions without noise. To first order in the trees' noise, D_t is (alpha I + V_t / t)^(-1)
+    (e^u_t - E^V_t x_(t+1)): a fixed linear image of the t-th release's noise, so D carries the trees'
+    dependence between releases (shared or re-drawn node noise changes it) and their scale. Returns
+    sum of z^2 over rounds and coordinates."""
+
+    def __init__(self, noiseless, make_kwargs):
+        self.noiseless, self.make_kwargs, self._value = noiseless, make_kwargs, None
+
+    def __call__(self, out) -> float:
+        if self._value is None:
+            x = np.asarray(self.noiseless(self.make_kwargs()), dtype=float)
+            T = x.shape[0]
+            self._value = x
+            self._t = np.arange(1, T, dtype=float)[:, None]
+            self._white = np.linalg.inv(np.linalg.cholesky(tree_release_covariance(T - 1)))
+        D = self._t * (np.asarray(out, dtype=float)[1:] - self._value[1:])
+        return float(np.sum((self._white @ D) ** 2))

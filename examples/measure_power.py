@@ -1,0 +1,66 @@
+"""Measure the law check's power against the wrong variants of the ports, and its false alarms on the ports.
+
+    python -m examples.measure_power [--pool 4] [--repeats 400] [ID_SUBSTRING ...]
+
+For each (candidate, case) of tests/test_example_ports.py (the variants, and the correct ports on the same
+cases): one pool of ``pool x n_runs`` statistics drawn from the reference and one from the candidate (fresh
+seeds), then ``repeats`` law checks, each on ``n_runs`` values drawn without replacement from each pool
+(:func:`reference.vectors.law_check_power_resampled`'s scheme, for a candidate that is not the reference
+at a scaled noise). Prints the fraction rejected at the case's alpha = 1e-3: the power for a variant, the
+false-alarm rate for a correct port. Repeats share draws, so the estimate varies more than a binomial
+proportion of independent repeats would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+from reference.vectors import cases, resolve, two_sample_p_value
+
+
+def resampled_rejections(case, candidate, pool: int = 4, repeats: int = 400, alpha: float = 1e-3, seed: int = 7):
+    runs = case.n_runs
+    kwargs = case.make_kwargs()
+    children = np.random.SeedSequence(seed).spawn(2 * pool * runs)
+
+    def sample(fn, seeds):
+        return np.array([float(case.statistic(case.output(fn(**kwargs, rng=np.random.default_rng(s))))) for s in seeds])
+
+    ours = sample(resolve(case.reference), children[:pool * runs])
+    theirs = sample(candidate, children[pool * runs:])
+    gen = np.random.default_rng(seed)
+    rejected = 0
+    for _ in range(repeats):
+        p_value, test = two_sample_p_value(gen.choice(ours, runs, replace=False), gen.choice(theirs, runs, replace=False))
+        rejected += test is not None and p_value < alpha
+    return rejected, repeats
+
+
+def main(argv=None) -> int:
+    from tests.test_example_ports import PORTS, VARIANTS
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("only", nargs="*")
+    parser.add_argument("--pool", type=int, default=4)
+    parser.add_argument("--repeats", type=int, default=400)
+    args = parser.parse_args(argv)
+    jobs = [(target, algorithm, case_name) for target, (algorithm, case_name, _) in VARIANTS.items()]
+    jobs += [(target, algorithm, case_name) for target, algorithm, case_name in PORTS.values()]
+    for target, algorithm, case_name in jobs:
+        if args.only and not any(s in target or s in algorithm for s in args.only):
+            continue
+        (case,) = [c for c in cases(algorithm) if c.name == case_name]
+        start = time.process_time()
+        rejected, repeats = resampled_rejections(case, resolve(target), args.pool, args.repeats)
+        print(f"{target:50} {algorithm:26} {case_name:42} rejected {rejected:4d} / {repeats} "
+              f"({rejected / repeats:.4f}) runs {case.n_runs} pool {args.pool} cpu {time.process_time() - start:.0f}s",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

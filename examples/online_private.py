@@ -1,0 +1,166 @@
+"""PIGD and PQFTL, written from the paper (not from the reference's code), drawing their noise their own way.
+
+Jain, Kothari, Thakurta, "Differentially private online learning" (/work/shared/seeds/002_*):
+
+- :func:`pigd` -- Algorithm 2 (PIGD) on family (Q) losses f_t(x) = <g_t, x> + (a_t/2)||x - c_t||^2 over the
+  l2 ball of ``radius``; conform id ``online:Algorithm 2``. Line 7's implicit step has a closed form here:
+  the objective (1/2)||x - x_t||^2 + eta f_t(x) is isotropic, (1 + eta a_t)/2 ||x - z||^2 + const with
+  z = (x_t - eta g_t + eta a_t c_t) / (1 + eta a_t), so its minimiser over the ball is the projection of z.
+  All T - 1 noise vectors are drawn in one ``rng.normal(size=(T - 1, d))`` call before the loop (the noise
+  does not depend on the data), then scaled by beta / t. beta: ``"paper"`` line 8 as printed,
+  beta = 2L T^(0.5+c) sqrt((2/eps)(ln(T/delta) + sqrt(eps)/T^(0.5+c))), c = ln((1/2) ln(2/delta)) / (2 ln T);
+  ``"certified"`` the smallest beta the package's accountant certifies at Theorem 3's (3 eps, 2 delta) for
+  the T - 1 releases, round t of sensitivity 2L/(alpha t) (Lemma 4 with its 1/alpha, online-E02) and noise
+  beta/t: scaled by t, one Gaussian release of sensitivity sqrt(T - 1) 2L/alpha.
+- :func:`pqftl` -- Algorithm 4 (PQFTL) on f_t(x) = (1/2)(y_t - <v_t, x>)^2 + (alpha/2)||x||^2 (eq. (19)),
+  conform id ``online:Algorithm 4``: xhat_1 = 0 and xhat_(t+1) = (t alpha I + Vhat_t)^(-1) uhat_t, with Vhat_t
+  and uhat_t the private prefix sums of v_s v_s^T and y_s v_s from two binary trees (Algorithm 5), built
+  here by :mod:`examples.tree_prefix_sums` (all node noises drawn per level up front). sigma: ``"paper"``
+  line 3 of Algorithm 5 with (R^2, eps/2, delta/2) for the V-tree and (R, eps/2, delta/2) for the u-tree as
+  lines 7-8 print; ``"certified"`` one sigma for both trees, certified jointly at (eps, delta) for two
+  Gaussian releases of sensitivity 2 R^2 sqrt(floor(log2 T) + 1) (the u-tree's items y v have norm up to R^2).
+
+The certified scales are asked of ``reference.privacy.accounting.certified_gaussian_sigma``, the one thing
+imported from the reference (what it certifies is the definition of "certified").
+
+``variant=`` and the sibling functions at the bottom are the wrong implementations the oracle must reject:
+PIGD ``"step-off-by-one"`` (eta_t = 1/(alpha (t + 1))), PQFTL ``"prefix-late"`` (round t reads the trees'
+prefix t - 1), ``"shared-level"`` (tree noise shared within a level), both ``"noise-0.8"``, ``"noiseless"``,
+``"sensitivity-half"``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from examples.tree_prefix_sums import levels, line3_sigma, tree_noise
+
+
+def _finite(name, value, *, positive=True):
+    if not (isinstance(value, (int, float)) and math.isfinite(value) and (value > 0 or not positive)):
+        raise ValueError(f"{name} must be a finite real{' > 0' if positive else ''}, got {value!r}")
+    return float(value)
+
+
+def _privacy(epsilon, delta):
+    _finite("epsilon", epsilon)
+    if not (isinstance(delta, (int, float)) and 0 < delta < 1):
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+
+
+def _array(name, value, ndim):
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim != ndim or not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be a finite {ndim}-d array, got shape {arr.shape}")
+    return arr
+
+
+# ---------------------------------------------------------------------------- PIGD (Algorithm 2)
+
+def pigd_beta(L, alpha, T, epsilon, delta, calibration) -> float:
+    if calibration == "paper":
+        c = math.log(0.5 * math.log(2.0 / delta)) / (2.0 * math.log(T))
+        if not c > 0:
+            raise ValueError(f"line 8's c must be > 0 (delta < 2 e^-2), got delta = {delta}")
+        P = T ** (0.5 + c)
+        return 2.0 * L * P * math.sqrt(2.0 / epsilon * (math.log(T / delta) + math.sqrt(epsilon) / P))
+    if calibration == "certified":
+        from reference.privacy.accounting import certified_gaussian_sigma
+
+        return certified_gaussian_sigma(math.sqrt(T - 1) * 2.0 * L / alpha, 1, 3.0 * epsilon, 2.0 * delta)
+    raise ValueError(f"calibration must be 'paper' or 'certified', not {calibration!r}")
+
+
+def pigd(g, a, c, radius, epsilon, delta, L, alpha, x1, calibration, rng, *, variant="") -> np.ndarray:
+    """The released decisions xhat_1 .. xhat_T, a (T, d) array."""
+    g, c, a = _array("g", g, 2), _array("c", c, 2), _array("a", a, 1)
+    T, d = g.shape
+    _privacy(epsilon, delta)
+    radius, L, alpha = _finite("radius", radius), _finite("L", L), _finite("alpha", alpha)
+    if T < 2:
+        raise ValueError("PIGD needs T >= 2")
+    if np.any(a < alpha * (1 - 1e-12)):
+        raise ValueError(f"every f_t must be alpha = {alpha}-strongly convex (a_t >= alpha)")
+    lipschitz = np.linalg.norm(g, axis=1) + a * (np.linalg.norm(c, axis=1) + radius)
+    if np.any(lipschitz > L * (1 + 1e-9)):
+        raise ValueError(f"every f_t must be L = {L}-Lipschitz on the ball; bound {lipschitz.max():.6g}")
+
+    def project(z):
+        n = float(np.linalg.norm(z))
+        return z if n <= radius else z * (radius / n)
+
+    if x1 is None:                                   # line 3: a uniform point of the ball
+        direction = rng.normal(size=d)
+        x = direction / np.linalg.norm(direction) * radius * rng.uniform() ** (1.0 / d)
+    else:
+        x = _array("x1", x1, 1)
+    beta = pigd_beta(L / 2 if variant == "sensitivity-half" else L, alpha, T, epsilon, delta, calibration)
+    beta = {"noise-0.8": 0.8 * beta, "noiseless": 0.0}.get(variant, beta)
+    noise = rng.normal(size=(T - 1, d))              # b_2 .. b_T, before any data is read
+    out = np.empty((T, d))
+    out[0] = x
+    for t in range(1, T):
+        eta = 1.0 / (alpha * (t + 1 if variant == "step-off-by-one" else t))     # line 6
+        x = project((x - eta * g[t - 1] + eta * a[t - 1] * c[t - 1]) / (1.0 + eta * a[t - 1]))   # line 7
+        out[t] = project(x + (beta / t) * noise[t - 1])                          # lines 8-9
+    return out
+
+
+# ---------------------------------------------------------------------------- PQFTL (Algorithm 4)
+
+def pqftl(V, y, epsilon, delta, R, alpha, calibration, rng, *, variant="") -> np.ndarray:
+    """The decisions xhat_1 .. xhat_T, a (T, d) array."""
+    V, y = _array("V", V, 2), _array("y", y, 1)
+    T, d = V.shape
+    _privacy(epsilon, delta)
+    R, alpha = _finite("R", R), _finite("alpha", alpha)
+    if T < 2 or y.shape != (T,):
+        raise ValueError(f"need T >= 2 rows of V and as many entries of y; got {V.shape}, {y.shape}")
+    if np.any(np.linalg.norm(V, axis=1) > R * (1 + 1e-12)) or np.any(np.abs(y) > R * (1 + 1e-12)):
+        raise ValueError(f"every ||v_t|| and |y_t| must be <= R = {R}; nothing is clipped")
+    tree = variant if variant in ("shared-level",) else ""
+    if calibration == "paper":
+        sig_V = line3_sigma(R * R, T, epsilon / 2, delta / 2, "paper")
+        sig_u = line3_sigma(R, T, epsilon / 2, delta / 2, "paper")
+    elif calibration == "certified":
+        from reference.privacy.accounting import certified_gaussian_sigma
+
+        sig_V = sig_u = certified_gaussian_sigma(2.0 * R * R * math.sqrt(levels(T)), 2, epsilon, delta)
+    else:
+        raise ValueError(f"calibration must be 'paper' or 'certified', not {calibration!r}")
+    scale = {"noise-0.8": 0.8, "noiseless": 0.0, "sensitivity-half": 0.5}.get(variant, 1.0)
+    # the trees over T leaves; items 1 .. T - 1 are inserted (line 5: t = 1 .. T - 1)
+    n = T - 1
+    V_hat = np.cumsum(V[:n, :, None] * V[:n, None, :], axis=0) + tree_noise(T, (d, d), scale * sig_V, rng, tree)[:n]
+    u_hat = np.cumsum(y[:n, None] * V[:n], axis=0) + tree_noise(T, (d,), scale * sig_u, rng, tree)[:n]
+    out = np.zeros((T, d))                           # line 3: xhat_1 = 0
+    for t in range(1, T):
+        k = t - 1 if variant == "prefix-late" else t        # WRONG for "prefix-late": the previous prefix
+        if k == 0:
+            out[t] = 0.0
+            continue
+        out[t] = np.linalg.solve(t * alpha * np.eye(d) + V_hat[k - 1], u_hat[k - 1])    # line 9
+    return out
+
+
+# ---- the wrong variants, as conform targets (examples.online_private:<name>)
+
+def _bind(function, variant):
+    def wrong(*args, **kwargs):
+        return function(*args, **kwargs, variant=variant)
+    wrong.__name__ = f"{function.__name__}_{variant.replace('-', '_').replace('.', '')}"
+    wrong.__doc__ = f"{function.__name__} with variant={variant!r} (wrong on purpose)."
+    return wrong
+
+
+pigd_step_off_by_one = _bind(pigd, "step-off-by-one")
+pigd_noise_08 = _bind(pigd, "noise-0.8")
+pigd_noiseless = _bind(pigd, "noiseless")
+pigd_sensitivity_half = _bind(pigd, "sensitivity-half")
+pqftl_prefix_late = _bind(pqftl, "prefix-late")
+pqftl_shared_level = _bind(pqftl, "shared-level")
+pqftl_noise_08 = _bind(pqftl, "noise-0.8")
+pqftl_noiseless = _bind(pqftl, "noiseless")
+pqftl_sensitivity_half = _bind(pqftl, "sensitivity-half")
