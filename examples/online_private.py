@@ -23,6 +23,9 @@ Jain, Kothari, Thakurta, "Differentially private online learning" (/work/shared/
 The certified scales are asked of ``reference.privacy.accounting.certified_gaussian_sigma``, the one thing
 imported from the reference (what it certifies is the definition of "certified").
 
+- :func:`pol` -- Algorithm 6 (POL), conform id ``online:Algorithm 6``; its wrong variant starts the running
+  sum at 0 instead of x_1.
+
 ``variant=`` and the sibling functions at the bottom are the wrong implementations the oracle must reject:
 PIGD ``"step-off-by-one"`` (eta_t = 1/(alpha (t + 1))), PQFTL ``"prefix-late"`` (round t reads the trees'
 prefix t - 1), ``"shared-level"`` (tree noise shared within a level), both ``"noise-0.8"``, ``"noiseless"``,
@@ -145,6 +148,58 @@ def pqftl(V, y, epsilon, delta, R, alpha, calibration, rng, *, variant="") -> np
     return out
 
 
+# ---------------------------------------------------------------------------- POL (Algorithm 6)
+
+def pol(g, a, c, radius, epsilon_p, delta, epsilon_g, L, x_star_bound, x1, calibration, rng, *, variant=""):
+    """Algorithm 6 (POL) on the data as family (Q) losses l(.; z_t) over the l2 ball of ``radius``: IGD on
+    l(.; z_t) + (alpha/2)||x||^2, alpha = eps_g / B^2, over z_1..z_(T-1) from x_1 (line 9's implicit step in
+    closed form: the regularised loss is again in family (Q), with a_t + alpha and a_t c_t / (a_t + alpha));
+    the average of x_1..x_T (lines 6-12, the running sum s = x_1 first) plus one N(0, beta^2 I) draw,
+    projected (lines 13-14). beta: ``"paper"`` 2 sqrt2 (L + alpha B) ln T / (T eps) sqrt(ln(1/delta) + eps)
+    (line 13 as printed); ``"certified"`` the accountant's sigma for the average's sensitivity
+    2 L (H_T - 1) / (alpha T) (online-E05). Returns xhat (d,). ``variant="sum-from-0"``: the running sum
+    starts at 0 instead of x_1 (wrong on purpose)."""
+    g, c, a = _array("g", g, 2), _array("c", c, 2), _array("a", a, 1)
+    T, d = g.shape
+    _privacy(epsilon_p, delta)
+    radius, L, B, eps_g = (_finite(k, v) for k, v in (("radius", radius), ("L", L), ("x_star_bound", x_star_bound),
+                                                      ("epsilon_g", epsilon_g)))
+    if T < 2:
+        raise ValueError("POL needs T >= 2 data points")
+    lipschitz = np.linalg.norm(g, axis=1) + a * (np.linalg.norm(c, axis=1) + radius)
+    if np.any(lipschitz > L * (1 + 1e-9)):
+        raise ValueError(f"every loss must be L = {L}-Lipschitz on the ball; bound {lipschitz.max():.6g}")
+
+    def project(z):
+        n = float(np.linalg.norm(z))
+        return z if n <= radius else z * (radius / n)
+
+    if x1 is None:
+        direction = rng.normal(size=d)
+        x = direction / np.linalg.norm(direction) * radius * rng.uniform() ** (1.0 / d)
+    else:
+        x = _array("x1", x1, 1)
+    alpha = eps_g / (B * B)
+    a2 = a + alpha
+    c2 = (a[:, None] * c) / a2[:, None]
+    total = np.zeros(d) if variant == "sum-from-0" else x.copy()
+    for t in range(1, T):
+        eta = 1.0 / (alpha * t)
+        x = project((x - eta * g[t - 1] + eta * a2[t - 1] * c2[t - 1]) / (1.0 + eta * a2[t - 1]))
+        total = total + x
+    if calibration == "paper":
+        beta = (2.0 * math.sqrt(2.0) * (L + alpha * B) * math.log(T) / (T * epsilon_p)
+                * math.sqrt(math.log(1.0 / delta) + epsilon_p))
+    elif calibration == "certified":
+        from reference.privacy.accounting import certified_gaussian_sigma
+
+        H = math.fsum(1.0 / k for k in range(2, T + 1))
+        beta = certified_gaussian_sigma(2.0 * L * H / (alpha * T), 1, epsilon_p, delta)
+    else:
+        raise ValueError(f"calibration must be 'paper' or 'certified', not {calibration!r}")
+    return project(total / T + beta * rng.normal(size=d))
+
+
 # ---- the wrong variants, as conform targets (examples.online_private:<name>)
 
 def _bind(function, variant):
@@ -164,3 +219,4 @@ pqftl_shared_level = _bind(pqftl, "shared-level")
 pqftl_noise_08 = _bind(pqftl, "noise-0.8")
 pqftl_noiseless = _bind(pqftl, "noiseless")
 pqftl_sensitivity_half = _bind(pqftl, "sensitivity-half")
+pol_sum_from_0 = _bind(pol, "sum-from-0")

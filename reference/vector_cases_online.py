@@ -213,6 +213,10 @@ def _pol_kwargs(calibration: str, x1) -> dict:
             "x1": x1, "calibration": calibration}
 
 
+def _pol_x1_kwargs() -> dict:
+    return {**_pol_kwargs("certified", np.array([0.6, -0.5])), "epsilon_p": 400.0}
+
+
 def _knob(calibration: str):
     """beta's local power of epsilon at these parameters (measured from the calibration functions): the
     printed beta goes like epsilon^-0.5, the certified one like epsilon^-0.79 (POL's: epsilon_p^-0.8, both
@@ -280,6 +284,17 @@ CASES: list[VectorCase] = [
         seed=104, array_args=("g", "a", "c", "x1"),
         statistic=DistanceTo(_pol_noiseless, lambda: {**_pol_kwargs("certified", np.zeros(2)), "epsilon_p": 400.0}),
         n_runs=1000, noise_knob=("epsilon_p", -0.8),
+        invariants=(Feasible(lambda kw: _ball(len(kw["g"][0]), kw["radius"]), what="the l2 ball (line 14)"),),
+        not_applicable={**_PRIVATE_NA, "rate": "not declared (Theorems 11-12 are checked on the reference)"},
+    ),
+] + [
+    # x_1 = (0.6, -0.5) != 0, epsilon_p = 400: line 6's running sum starts at x_1, and a port starting it
+    # at 0 moves the average by x_1 / T (0.008, beside the noise's 0.002); with x_1 = 0 (the other fixed-start
+    # cases) the two are one algorithm
+    VectorCase(
+        algorithm="online:Algorithm 6", name="certified-T100-d2-eps400-x1", reference=f"{_HERE}:online_pol_quadratic",
+        output=_pol_output, make_kwargs=_pol_x1_kwargs, seed=105, array_args=("g", "a", "c", "x1"),
+        statistic=DistanceTo(_pol_noiseless, _pol_x1_kwargs), n_runs=1000, noise_knob=("epsilon_p", -0.8),
         invariants=(Feasible(lambda kw: _ball(len(kw["g"][0]), kw["radius"]), what="the l2 ball (line 14)"),),
         not_applicable={**_PRIVATE_NA, "rate": "not declared (Theorems 11-12 are checked on the reference)"},
     ),
