@@ -47,8 +47,9 @@ def main(argv=None) -> int:
     parser.add_argument("only", nargs="*")
     parser.add_argument("--pool", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=400)
+    parser.add_argument("--ports", action="store_true", help="only the correct ports (false alarms)")
     args = parser.parse_args(argv)
-    jobs = [(target, algorithm, case_name) for target, (algorithm, case_name, _) in VARIANTS.items()]
+    jobs = [] if args.ports else [(t, algorithm, case_name) for t, (algorithm, case_name, _) in VARIANTS.items()]
     jobs += [(target, algorithm, case_name) for target, algorithm, case_name in PORTS.values()]
     for target, algorithm, case_name in jobs:
         if args.only and not any(s in target or s in algorithm for s in args.only):

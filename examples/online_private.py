@@ -6,8 +6,8 @@ Jain, Kothari, Thakurta, "Differentially private online learning" (/work/shared/
   l2 ball of ``radius``; conform id ``online:Algorithm 2``. Line 7's implicit step has a closed form here:
   the objective (1/2)||x - x_t||^2 + eta f_t(x) is isotropic, (1 + eta a_t)/2 ||x - z||^2 + const with
   z = (x_t - eta g_t + eta a_t c_t) / (1 + eta a_t), so its minimiser over the ball is the projection of z.
-  All T - 1 noise vectors are drawn in one ``rng.normal(size=(T - 1, d))`` call before the loop (the noise
-  does not depend on the data), then scaled by beta / t. beta: ``"paper"`` line 8 as printed,
+  All T - 1 noise vectors are drawn in one ``rng.normal(size=(d, T - 1))`` call before the loop (the noise
+  does not depend on the data; coordinate-major, so not in the reference's order), then scaled by beta / t. beta: ``"paper"`` line 8 as printed,
   beta = 2L T^(0.5+c) sqrt((2/eps)(ln(T/delta) + sqrt(eps)/T^(0.5+c))), c = ln((1/2) ln(2/delta)) / (2 ln T);
   ``"certified"`` the smallest beta the package's accountant certifies at Theorem 3's (3 eps, 2 delta) for
   the T - 1 releases, round t of sensitivity 2L/(alpha t) (Lemma 4 with its 1/alpha, online-E02) and noise
@@ -101,7 +101,9 @@ def pigd(g, a, c, radius, epsilon, delta, L, alpha, x1, calibration, rng, *, var
         x = _array("x1", x1, 1)
     beta = pigd_beta(L / 2 if variant == "sensitivity-half" else L, alpha, T, epsilon, delta, calibration)
     beta = {"noise-0.8": 0.8 * beta, "noiseless": 0.0}.get(variant, beta)
-    noise = rng.normal(size=(T - 1, d))              # b_2 .. b_T, before any data is read
+    # b_2 .. b_T before any data is read, drawn coordinate by coordinate (a (d, T - 1) block, transposed): the
+    # reference draws round by round, so the same stream lands on other rounds (replay refuses, the law agrees)
+    noise = rng.normal(size=(d, T - 1)).T
     out = np.empty((T, d))
     out[0] = x
     for t in range(1, T):
