@@ -38,6 +38,7 @@ import math
 
 import numpy as np
 
+from examples.cdpcwme import box_muller
 from examples.tree_prefix_sums import levels, line3_sigma, tree_noise
 
 
@@ -177,7 +178,7 @@ def pol(g, a, c, radius, epsilon_p, delta, epsilon_g, L, x_star_bound, x1, calib
         return z if n <= radius else z * (radius / n)
 
     if x1 is None:
-        direction = rng.normal(size=d)
+        direction = box_muller(rng, d)
         x = direction / np.linalg.norm(direction) * radius * rng.uniform() ** (1.0 / d)
     else:
         x = _array("x1", x1, 1)
@@ -199,7 +200,7 @@ def pol(g, a, c, radius, epsilon_p, delta, epsilon_g, L, x_star_bound, x1, calib
         beta = certified_gaussian_sigma(2.0 * L * H / (alpha * T), 1, epsilon_p, delta)
     else:
         raise ValueError(f"calibration must be 'paper' or 'certified', not {calibration!r}")
-    return project(total / T + beta * rng.normal(size=d))
+    return project(total / T + beta * box_muller(rng, d))     # line 13's noise by Box-Muller (another sampler)
 
 
 # ---- the wrong variants, as conform targets (examples.online_private:<name>)
