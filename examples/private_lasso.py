@@ -142,8 +142,8 @@ def private_lasso_gumbel_max(X, y, epsilon, delta, rng, *, radius=1.0, T=None, c
 
         lam = certified_laplace_scale(0.5 * 2.0 * 2.0 * (c + 1.0) * c / n, T, epsilon, delta, noise=noise_kind)
     else:
-        lam = noise_scale(n, T, epsilon, delta, c, calibration, noise_kind)
-        lam *= {"sensitivity-half": 0.5, "noise-0.8": 0.8}.get(variant, 1.0)
+        lam = {"sensitivity-half": 0.5, "noise-0.8": 0.8}.get(variant, 1.0) * noise_scale(
+            n, T, epsilon, delta, c, calibration, noise_kind)
     theta = np.zeros(p)
     for t in range(1, T):
         g = (2.0 / n) * (X.T @ (X @ theta - y))
