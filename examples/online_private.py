@@ -18,7 +18,8 @@ Jain, Kothari, Thakurta, "Differentially private online learning" (/work/shared/
   here by :mod:`examples.tree_prefix_sums` (all node noises drawn per level up front). sigma: ``"paper"``
   line 3 of Algorithm 5 with (R^2, eps/2, delta/2) for the V-tree and (R, eps/2, delta/2) for the u-tree as
   lines 7-8 print; ``"certified"`` one sigma for both trees, certified jointly at (eps, delta) for two
-  Gaussian releases of sensitivity 2 R^2 sqrt(floor(log2 T) + 1) (the u-tree's items y v have norm up to R^2).
+  Gaussian releases of sensitivity 2 R^2 sqrt(floor(log2 (T - 1)) + 1) (the trees hold T - 1 items; the
+  u-tree's items y v have norm up to R^2).
 
 The certified scales are asked of ``reference.privacy.accounting.certified_gaussian_sigma``, the one thing
 imported from the reference (what it certifies is the definition of "certified").
@@ -133,7 +134,8 @@ def pqftl(V, y, epsilon, delta, R, alpha, calibration, rng, *, variant="") -> np
     elif calibration == "certified":
         from reference.privacy.accounting import certified_gaussian_sigma
 
-        sig_V = sig_u = certified_gaussian_sigma(2.0 * R * R * math.sqrt(levels(T)), 2, epsilon, delta)
+        # the trees hold the T - 1 items of rounds 1 .. T - 1: one lies in floor(log2 (T - 1)) + 1 nodes (online-E08)
+        sig_V = sig_u = certified_gaussian_sigma(2.0 * R * R * math.sqrt(levels(T - 1)), 2, epsilon, delta)
     else:
         raise ValueError(f"calibration must be 'paper' or 'certified', not {calibration!r}")
     scale = {"noise-0.8": 0.8, "noiseless": 0.0, "sensitivity-half": 0.5}.get(variant, 1.0)

@@ -17,8 +17,8 @@ Two conform ids:
 
 - ``core:private_prefix_sums``: :func:`private_prefix_sums` (xs, sigma, rng, sensitivity, norm_bound), sigma given;
 - ``online:Algorithm 5``: :func:`online_private_sum` (W, R, epsilon, delta, calibration, rng), Algorithm 5 called on
-  every item of W: sigma from line 3 (``"paper"``: sigma^2 = (R^2/eps) log^2 T log(log T / delta), logs base 2,
-  the reference's reading online-A16) or the certified one (the smallest sigma the package's accountant
+  every item of W: sigma from line 3 (``"paper"``: sigma^2 = (R^2/eps) log^2 T log(log T / delta), log T in base 2 and the outer log
+  natural, the reference's readings online-E03 and online-E08) or the certified one (the smallest sigma the package's accountant
   certifies for one Gaussian release of l2 sensitivity 2 R sqrt(floor(log2 T) + 1): replace-one moves an item
   by at most 2R and item 1 lies in floor(log2 T) + 1 populated nodes; asked of
   ``reference.privacy.accounting.certified_gaussian_sigma``, the one thing imported from the reference).
@@ -107,7 +107,7 @@ def line3_sigma(R: float, T: int, epsilon: float, delta: float, calibration: str
         lT = math.log2(T)
         if not lT / delta > 1:
             raise ValueError(f"need delta < log2 T for log(log T / delta) > 0; got delta = {delta}")
-        return math.sqrt(R * R / epsilon * lT * lT * math.log2(lT / delta))
+        return math.sqrt(R * R / epsilon * lT * lT * math.log(lT / delta))
     if calibration == "certified":
         from reference.privacy.accounting import certified_gaussian_sigma
 
