@@ -65,9 +65,20 @@ FAST = [m for m in MUTANTS if m.fast and not m.equivalent]
 DEEP = [m for m in MUTANTS if not m.fast and not m.equivalent]
 
 
+@pytest.fixture(scope="module")
+def fast_results(request) -> dict:
+    """The fast mutants this session selected, run two at a time (each is its own subprocess of pytest on a
+    copy of the package, so the default run uses both cores here); results by id."""
+    from reference.mutants import run_matrix
+
+    wanted = {item.callspec.params["mutant"].id for item in request.session.items
+              if item.originalname == "test_fast_mutant_is_killed" and hasattr(item, "callspec")}
+    return {r.mutant.id: r for r in run_matrix([m for m in FAST if m.id in wanted], workers=2)}
+
+
 @pytest.mark.parametrize("mutant", FAST, ids=[m.id for m in FAST])
-def test_fast_mutant_is_killed(mutant):
-    result = run_mutant(mutant)
+def test_fast_mutant_is_killed(mutant, fast_results):
+    result = fast_results[mutant.id]
     assert result.status == "killed", f"{mutant.id} {result.status}: {result.detail}"
 
 
