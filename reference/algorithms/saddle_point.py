@@ -66,6 +66,19 @@ __all__ = [
 CALIBRATIONS = ("paper", "certified")
 SIMPLEX_TOL = 1e-9          # |sum x - 1| and negative entries tolerated in an input point
 LIPSCHITZ_RTOL = 1e-12      # rounding slack when checking a gradient against L0
+
+
+def _declared_lipschitz(exact: float, lipschitz) -> float:
+    """L0 as declared (default: the data's exact sup), refused when the data exceed it: nothing is clipped."""
+    if lipschitz is None:
+        return exact
+    declared = check_positive(lipschitz, "lipschitz")
+    if exact > declared * (1 + LIPSCHITZ_RTOL):
+        raise AssumptionViolation(
+            "every record's gradient has ||grad_x f||_inf, ||grad_y f||_inf <= L0 on the simplices "
+            "(l_inf Lipschitz bound, §1)",
+            f"the data reach {exact:.6g} > declared L0 = {declared:.6g}; nothing is clipped")
+    return declared
 QP_KKT_TOL = 1e-9           # simplex_qp_min accepts a KKT residual <= this: its value is within (2 + |lambda|) tau
 
 
@@ -183,15 +196,7 @@ class QuadraticSaddle:
                 raise ShapeError("weights", f"a law over the m = {m} atoms", f"length {w.size}")
         self.weights = w
         self.L0_exact = self._lipschitz_sup()
-        if lipschitz is None:
-            self.lipschitz = self.L0_exact
-        else:
-            self.lipschitz = check_positive(lipschitz, "lipschitz")
-            if self.L0_exact > self.lipschitz * (1 + LIPSCHITZ_RTOL):
-                raise AssumptionViolation(
-                    "every record's gradient has ||grad_x f||_inf, ||grad_y f||_inf <= L0 on the simplices "
-                    "(l_inf Lipschitz bound, §1)",
-                    f"the data reach {self.L0_exact:.6g} > declared L0 = {self.lipschitz:.6g}; nothing is clipped")
+        self.lipschitz = _declared_lipschitz(self.L0_exact, lipschitz)
         self.A_bar = np.tensordot(w, A, axes=1)
         self.u_bar, self.v_bar = w @ self.u, w @ self.v
 
@@ -270,15 +275,7 @@ class CurvedSaddle:
                 raise AssumptionViolation(f"{name} >= 0 entrywise (f convex in x, concave in y on the simplices)",
                                           f"min {float(arr.min()):.3g}")
         self.L0_exact = self._lipschitz_sup()
-        if lipschitz is None:
-            self.lipschitz = self.L0_exact
-        else:
-            self.lipschitz = check_positive(lipschitz, "lipschitz")
-            if self.L0_exact > self.lipschitz * (1 + LIPSCHITZ_RTOL):
-                raise AssumptionViolation(
-                    "every record's gradient has ||grad_x f||_inf, ||grad_y f||_inf <= L0 on the simplices "
-                    "(l_inf Lipschitz bound, §1)",
-                    f"the data reach {self.L0_exact:.6g} > declared L0 = {self.lipschitz:.6g}; nothing is clipped")
+        self.lipschitz = _declared_lipschitz(self.L0_exact, lipschitz)
         w = self.weights
         self.A_bar = np.tensordot(w, self.atoms, axes=1)
         self.u_bar, self.v_bar = w @ self.u, w @ self.v
