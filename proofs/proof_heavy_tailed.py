@@ -6,7 +6,7 @@ Derivations (written out so that a reader can check them by hand):
   nondecreasing, odd, constant +-2 sqrt(2)/3 outside [-sqrt 2, sqrt 2]. As u -> +inf,
   P(Y < -sqrt 2) -> P(N < -1) = Phi(-1/sqrt c) and P(|Y| <= sqrt 2) -> 0, so
   psi_c(u) -> S(c) = (2 sqrt 2 / 3)(1 - 2 Phi(-1/sqrt c)). psi_c is odd (N and -N... Y(-u) = -Y(u)).
-  If psi_c is increasing on u > 0 (checked on a grid below), sup |psi_c| = S(c), and one record moves
+  If psi_c is increasing on u > 0 (proved for every u, c below), sup |psi_c| = S(c), and one record moves
   mu_hat_j = (tau/n) sum psi_c(x_i(j)/tau) by less than 2 S(c) tau / n.
 * The paper's noise variance tau^2 d / (rho n^2) then gives rho_eff = Delta_2^2 / (2 sigma^2)
   = (2 S tau sqrt(d)/n)^2 / (2 tau^2 d / (rho n^2)) = 2 S(c)^2 rho, <= rho iff S(c) <= 1/sqrt 2 iff

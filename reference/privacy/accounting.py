@@ -121,7 +121,8 @@ CLAIMS = (
           "Dwork-Roth 2014, Theorem 3.22 (Appendix A)"),
     Claim("core:Gaussian classic calibration fails above 1", "privacy",
           "For eps > 1 the classic calibration need not give (eps, delta)-DP: at delta = 1e-5 the exact "
-          "profile of its sigma exceeds delta from eps = 8.41977130... on (checked on a grid up to eps = 30), "
+          "profile of its sigma exceeds delta from eps = 8.41977130... on (certified by interval arithmetic for every "
+          "eps up to 30: proofs/proof_accounting.py), "
           "while it still holds on (1, 8.4197].",
           "Dwork-Roth 2014, Theorem 3.22 states eps in (0,1); Balle-Wang 2018, Section 3"),
     Claim("core:GDP composition", "accounting",
