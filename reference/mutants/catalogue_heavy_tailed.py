@@ -366,4 +366,14 @@ MUTANTS = (
         replace="tau = (math.sqrt(rho) * n / (math.sqrt(d) * T ** 0.5)) ** (1.0 / k)",
         checks=("tests/heavy_tailed/test_schedules.py::test_schedule_thm57_is_the_theorem",),
     ),
+    # Issue 21, items 1-4 (helper heavy).
+    Mutant(
+        id="heavy_tailed-M49", target="heavy_tailed:Algorithm 4", bug_class="accountant",
+        description="CDPNSME's printed noise below c* returns certified > rho silently (no PrivacyWarning naming "
+                    "heavy_tailed-E01; the former code)",
+        file=F, find='    if calibration == "paper" and certified > rho * (1.0 + 1e-12):\n        warn_privacy(f"CDPNSME',
+        replace='    if False:\n        warn_privacy(f"CDPNSME',
+        checks=(f"{PRIV}::test_paper_noise_is_2S2_rho_and_refuted_below_c_star",),
+        fast=True,
+    ),
 )

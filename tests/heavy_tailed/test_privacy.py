@@ -154,16 +154,32 @@ def nsme_run(X, rng, *, rho, c, calibration):
 @pytest.mark.claim("heavy_tailed:Algorithm 4 privacy")
 @pytest.mark.parametrize("c", [0.01, 0.1, 0.5, 0.7556, 0.7558, 1.0, 4.0])
 def test_paper_noise_is_2S2_rho_and_refuted_below_c_star(c):
-    """Exact: the ledger of the printed noise certifies 2 S(c)^2 rho, above rho exactly when c < C_STAR;
-    the certified calibration certifies rho for every c."""
+    """Exact: the ledger of the printed noise certifies 2 S(c)^2 rho, above rho exactly when c < C_STAR, and
+    exactly then a PrivacyWarning names heavy_tailed-E01 (as CDPCWME's names E04); the certified calibration
+    certifies rho for every c, silently. S(c) here from scipy's ndtr of the closed form, not the code's S."""
+    import warnings
+
+    from scipy import special
+
+    from reference.errors import PrivacyWarning
+
     X = np.zeros((50, 2))
     rho = 0.4
     rng = np.random.default_rng(0)
-    paper = ht.cdpnsme(X, rho, TAU, rng, c=c, calibration="paper")
-    S = ht.smoothed_influence_sup(c)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        paper = ht.cdpnsme(X, rho, TAU, rng, c=c, calibration="paper")
+    S = (2 * math.sqrt(2) / 3) * (1 - 2 * special.ndtr(-1 / math.sqrt(c)))
     assert paper.certified == pytest.approx(2 * S * S * rho, rel=1e-12)
-    assert (paper.certified > rho) == (c < ht.C_STAR)
-    cert = ht.cdpnsme(X, rho, TAU, rng, c=c, calibration="certified")
+    refuted = 2 * S * S > 1
+    assert (paper.certified > rho) == refuted == (c < ht.C_STAR)
+    privacy = [w for w in seen if issubclass(w.category, PrivacyWarning)]
+    assert len(privacy) == (1 if refuted else 0)
+    if refuted:
+        assert "heavy_tailed-E01" in str(privacy[0].message) and "calibration='certified'" in str(privacy[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PrivacyWarning)
+        cert = ht.cdpnsme(X, rho, TAU, rng, c=c, calibration="certified")
     assert rho * (1 - 1e-12) <= cert.certified <= rho
 
 
