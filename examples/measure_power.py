@@ -5,7 +5,7 @@
 For each (candidate, case) of tests/test_example_ports.py (the variants, and the correct ports on the same
 cases): one pool of ``pool x n_runs`` statistics drawn from the reference and one from the candidate (fresh
 seeds), then ``repeats`` law checks, each on ``n_runs`` values drawn without replacement from each pool
-(:func:`reference.vectors.law_check_power_resampled`'s scheme, for a candidate that is not the reference
+(:func:`reference.oracle.vectors.law_check_power_resampled`'s scheme, for a candidate that is not the reference
 at a scaled noise). Prints the fraction rejected at the case's alpha = 1e-3: the power for a variant, the
 false-alarm rate for a correct port. Repeats share draws, so the estimate varies more than a binomial
 proportion of independent repeats would.
@@ -19,7 +19,8 @@ import time
 
 import numpy as np
 
-from reference.vectors import cases, resolve, two_sample_p_value
+from reference.oracle.suite import cases
+from reference.oracle.vectors import resolve, two_sample_p_value
 
 
 def resampled_rejections(case, candidate, pool: int = 4, repeats: int = 400, alpha: float = 1e-3, seed: int = 7):

@@ -8,7 +8,7 @@ Vectorised: the full gradient is two matrix products, and the T noise vectors b_
 first is the same algorithm and the same stream of values).
 
 It takes the arguments of the function ``python -m reference conform --algorithm "erm_geometry:Algorithm 1"``
-calls (``reference.vector_cases:mirror_descent_squared_loss``) and returns theta_priv. Check it with
+calls (``reference.oracle.cases.erm_geometry:mirror_descent_squared_loss``) and returns theta_priv. Check it with
 
     python -m reference conform examples.mirror_descent:noisy_mirror_descent --algorithm "erm_geometry:Algorithm 1"
 

@@ -33,9 +33,9 @@ def list_entries() -> list[dict]:
     """
     import inspect
 
-    from .conformance import call_contract
-    from .vector_cases import CASES
-    from .vectors import resolve
+    from .oracle.conform import call_contract
+    from .oracle.cases import CASES
+    from .oracle.vectors import resolve
 
     def signature(target: str) -> str:
         """The parameters as a caller writes them (annotations left out, defaults kept)."""
@@ -55,7 +55,7 @@ def list_entries() -> list[dict]:
                 "conform_id": ident if vector_cases else None,
                 "conform_function": conform[0] if len(conform) == 1 else (conform or None),
                 "signature": signature(conform[0]) if len(conform) == 1 else None,
-                # what a candidate is called with and may return (reference.conformance.call_contract)
+                # what a candidate is called with and may return (reference.oracle.conform.call_contract)
                 "call": call_contract(ident) if vector_cases else None,
                 "vector_cases": [c.name for c in vector_cases],
             })
@@ -170,13 +170,13 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 
 
 def _cmd_conform(args: argparse.Namespace) -> int:
-    from .conformance import run_conform_command
+    from .oracle.conform import run_conform_command
 
     return run_conform_command(args)
 
 
 def _cmd_vectors(args: argparse.Namespace) -> int:
-    from .vectors import write_vectors
+    from .oracle.suite import write_vectors
 
     paths = write_vectors(args.out, args.algorithm)
     for path in paths:
@@ -269,7 +269,7 @@ def _cmd_mutants_conform(args: argparse.Namespace) -> int:
         if args.json:            # rewritten after every mutant, so a long run leaves what it measured
             write_json(done)
 
-    from .conformance import _properties
+    from .oracle.conform import _properties
 
     properties = _properties(args.mode) if args.mode else None
     results = mc.run_conform_matrix(mutants, first=args.first, timeout=args.timeout, workers=args.workers or 1,

@@ -10,8 +10,9 @@ import pytest
 
 from reference import claims as registry
 from reference.cli import list_entries, main
-from reference.vector_cases import CASES
-from reference.vectors import canonical_id, cases, resolve
+from reference.oracle.cases import CASES
+from reference.oracle.suite import cases
+from reference.oracle.vectors import canonical_id, resolve
 
 
 def test_list_has_a_header_both_kinds_and_fits_120_columns(capsys):

@@ -18,8 +18,9 @@ import sys
 import numpy as np
 import pytest
 
-from reference.conformance import check_implementation
-from reference.vectors import cases, distribution_check, replay, resolve, run_case, write_vectors
+from reference.oracle.conform import check_implementation
+from reference.oracle.suite import cases, write_vectors
+from reference.oracle.vectors import distribution_check, replay, resolve, run_case
 
 # erm_geometry Algorithm 2's vectors include its printed (refuted) calibration on purpose: its PrivacyWarning
 # (erm_geometry-E13) is expected here; tests/erm_geometry checks that it is emitted.
@@ -32,7 +33,7 @@ def _targets(config):
         algorithm = config.getoption("--impl-algorithm")
         if not algorithm:
             raise pytest.UsageError("--impl needs --impl-algorithm ID (see python -m reference vectors)")
-        from reference.conformance import _tolerant   # a port may return the bare output or the named fields
+        from reference.oracle.conform import _tolerant   # a port may return the bare output or the named fields
 
         return [(impl, _tolerant(case)) for case in cases(algorithm)]
     return [(case.reference, case) for case in cases()]
@@ -129,7 +130,7 @@ def test_both_checks_flag_a_lasso_with_half_the_noise(case):
 
 
 def mirror_descent_with_half_the_noise(X, y, epsilon, delta, T, eta, geometry, calibration, rng):
-    from reference.vector_cases import mirror_descent_squared_loss
+    from reference.oracle.cases.erm_geometry import mirror_descent_squared_loss
 
     return mirror_descent_squared_loss(X, y, 2 * epsilon, delta, T, eta, geometry, calibration, rng)
 
@@ -225,7 +226,7 @@ def test_privacy_check_passes_the_reference_and_flags_half_the_noise():
     """The candidate's own privacy audit at the worst pair (Laplace, claim epsilon = 0.5): the
     reference passes; a port with half the scale (true epsilon 1.0) is flagged by the same check.
     False alarm against a private candidate: at most beta = 0.05 (fixed seed: deterministic)."""
-    from reference.vectors import privacy_check
+    from reference.oracle.vectors import privacy_check
 
     case = cases("core:laplace_mechanism")[0]
     ok, bound, detail = privacy_check(case, resolve(case.reference), runs=40_000)
@@ -250,7 +251,7 @@ def test_law_check_power_against_a_fifth_less_noise(case):
     """The law check's stated power (docs/conformance.md): the reference at 0.8 x its noise is
     rejected in every one of 20 repeats, the reference itself in none (each repeat's false alarm
     rate is alpha = 1e-3, so 20 clean passes fail with probability about 0.02)."""
-    from reference.vectors import law_check_power
+    from reference.oracle.vectors import law_check_power
 
     assert law_check_power(case, 0.8, repeats=20) == (20, 20)
     assert law_check_power(case, 1.0, repeats=20) == (0, 20)
@@ -270,7 +271,7 @@ def test_algorithm_law_check_power_against_a_fifth_less_noise(case):
     """The stated power >= 0.99 against 0.8 x the noise: at least 19 of 20 fresh repeats reject (a power of
     0.99 gives 19 or more with probability 0.98), and the reference itself is rejected in none of 20
     (false alarm alpha = 1e-3 a check)."""
-    from reference.vectors import law_check_power
+    from reference.oracle.vectors import law_check_power
 
     rejected, _ = law_check_power(case, 0.8, repeats=20)
     assert rejected >= 19, rejected

@@ -1,9 +1,9 @@
-"""The property suite of conform (reference/properties.py): the reference passes it, each declared
+"""The property suite of conform (reference/oracle/properties.py): the reference passes it, each declared
 property is sound (a zero-noise output is the reference's vanishing-noise limit, a sparsity bound can
 fail), and each property rejects a realistic wrong candidate, naming itself.
 
 False alarms: the invariants are exact checks; the rate check's two 99% intervals fail to overlap for
-a correct candidate with probability about 3e-4 (reference.conformance.rate_check), and every seed
+a correct candidate with probability about 3e-4 (reference.oracle.conform.rate_check), and every seed
 here is fixed, so the runs are deterministic.
 """
 
@@ -18,10 +18,11 @@ import warnings
 import numpy as np
 import pytest
 
-from reference.conformance import check_implementation, format_report
+from reference.oracle.conform import check_implementation, format_report
 from reference.errors import PrivacyWarning
-from reference.properties import PROPERTIES, Sparse, ZeroNoise
-from reference.vectors import _jsonable, cases, resolve
+from reference.oracle.properties import PROPERTIES, Sparse, ZeroNoise
+from reference.oracle.suite import cases
+from reference.oracle.vectors import _jsonable, resolve
 
 NEW = ("rate", "feasibility", "sparsity", "zero-noise", "finite-shape", "determinism")
 ALGORITHMS = sorted({c.algorithm for c in cases()})
@@ -52,7 +53,7 @@ def test_the_reference_passes_its_rate_and_invariants(algorithm):
     """The algorithms with a declared rate: the reference's fit on the cheap grid excludes the nearest
     wrong exponent (else the rate check could not reject a candidate at that exponent)."""
     from reference.audit.rates import fit_rate
-    from reference.conformance import rate_errors
+    from reference.oracle.conform import rate_errors
 
     ref = cases(algorithm)[0].reference
     report = check_implementation(ref, algorithm, mode=",".join(NEW), as_json=True)
@@ -67,7 +68,7 @@ def test_the_reference_passes_its_rate_and_invariants(algorithm):
 def test_every_property_is_declared_or_given_a_reason():
     """A property that does not apply is n/a *with a reason a case states*, never silently skipped: for
     each algorithm id, each of rate / feasibility / sparsity / zero-noise / law / privacy is declared by
-    one of its cases or given a reason in ``not_applicable`` (reference/vector_properties.py)."""
+    one of its cases or given a reason in ``not_applicable`` (reference/oracle/suite.py)."""
     missing = []
     for algorithm in ALGORITHMS:
         declared, reasons = set(), set()
@@ -289,7 +290,7 @@ def test_resampled_law_power_agrees_with_the_direct_measurement():
     with fresh runs: on the Laplace case at 1000 runs a side (power in between, about 0.7), the two
     agree within 0.2 (the direct one is a binomial proportion over 60 repeats, sd <= 0.065; the pool's
     own draw moves the resampled one by about as much). Measured: 44 of 60 against 0.59."""
-    from reference.vectors import law_check_power, law_check_power_resampled
+    from reference.oracle.vectors import law_check_power, law_check_power_resampled
 
     case = cases("core:laplace_mechanism")[0]
     rejected, repeats = law_check_power(case, 0.8, repeats=60, n_runs=1000)
@@ -298,7 +299,7 @@ def test_resampled_law_power_agrees_with_the_direct_measurement():
     assert abs(estimate - rejected / repeats) < 0.2, (estimate, rejected / repeats)
 
 
-# ---- accounting and validation (reference/conformance_checks.py)
+# ---- accounting and validation (reference/oracle/checks.py)
 
 def _laplace_port(value, sensitivity, scale, rng):
     """A port of the Laplace mechanism that reports no accounting (no ledger= argument)."""
@@ -313,7 +314,7 @@ class _DictLedger(list):
 
 
 def test_accounting_is_n_a_for_a_port_that_reports_none_and_compares_a_foreign_ledger():
-    from reference.conformance import check_implementation
+    from reference.oracle.conform import check_implementation
 
     n_cases = len(cases("core:laplace_mechanism"))       # one row per case
     rows = check_implementation(_laplace_port, "core:laplace_mechanism", mode="accounting")
@@ -337,7 +338,7 @@ Ledger = _DictLedger      # the port's module's ledger class, found by conform a
 
 
 def test_validation_fails_a_port_that_clips_or_returns_nan_and_passes_one_that_refuses():
-    from reference.conformance import check_implementation
+    from reference.oracle.conform import check_implementation
 
     rows = check_implementation(_laplace_port, "core:laplace_mechanism", mode="validation")
     failed = sorted(r.detail for r in rows if r.status == "fail")
@@ -357,9 +358,9 @@ def test_the_reference_refuses_every_validation_input_with_its_own_error():
     reference meets the standard it holds ports to."""
     import warnings
 
-    from reference.conformance import case_refusals
+    from reference.oracle.conform import case_refusals
     from reference.errors import ReferenceSpecError
-    from reference.vectors import resolve
+    from reference.oracle.vectors import resolve
 
     accepted, checked = [], 0
     with warnings.catch_warnings():

@@ -1,4 +1,4 @@
-"""conform's two answers and its robustness (reference/conformance.py, reference/conformance_checks.py).
+"""conform's two answers and its robustness (reference/oracle/conform.py, reference/oracle/checks.py).
 
 "Does it conform?" (the properties of the released outputs and of the candidate's own claim) sets the
 exit status; "is it bit-exact?" (replay; and accounting against the reference's ledger) is always
@@ -21,10 +21,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.conformance import (AGREEMENT, CONFORMANCE, ConformanceRow, check_implementation, format_report,
+from reference.oracle.conform import (AGREEMENT, CONFORMANCE, ConformanceRow, check_implementation, format_report,
                                    plan, report_json)
 from reference.errors import ParameterError, PrivacyWarning
-from reference.vectors import cases, resolve
+from reference.oracle.suite import cases
+from reference.oracle.vectors import resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -368,7 +369,7 @@ def test_a_port_reading_the_tree_log_as_ln_conforms_under_that_reading():
     """online Algorithm 5 with the printed sigma in natural logs (docs/errata.md online-E03 leaves the base
     open): the law check rejects it under the reference's reading log2 and passes it under tree_log=ln,
     and the verdict says which reading it conforms under."""
-    from reference.conformance import online_private_sum_ln
+    from reference.oracle.conform import online_private_sum_ln
 
     default = check_implementation(online_private_sum_ln, "online:Algorithm 5", mode="law", as_json=True)
     assert not default["passed"] and _v(default)["law"]["verdict"] == "fail", format_report(default)
@@ -379,7 +380,7 @@ def test_a_port_reading_the_tree_log_as_ln_conforms_under_that_reading():
     assert ln["passed"] and _v(ln)["replay"]["verdict"] == "pass", format_report(ln)
     assert ln["readings"]["tree_log"]["value"] == "ln" and ln["readings"]["tree_log"]["errata"] == "online-E03"
     assert "conforms under reading tree_log=ln (declared; docs/errata.md)" in format_report(ln)
-    from reference.conformance import online_pqftl_ln
+    from reference.oracle.conform import online_pqftl_ln
 
     pqftl = check_implementation(online_pqftl_ln, "online:Algorithm 4", mode="replay", as_json=True)
     assert not pqftl["passed"], format_report(pqftl)      # the paper case's draws are scaled otherwise
@@ -387,7 +388,7 @@ def test_a_port_reading_the_tree_log_as_ln_conforms_under_that_reading():
                                  readings={"tree_log": "ln"})
     assert pqftl["passed"], format_report(pqftl)
     # the inner log's base (online-E08), read as log2 by a port: rejected by default, conforms when declared
-    from reference.conformance import online_private_sum_inner_log2
+    from reference.oracle.conform import online_private_sum_inner_log2
 
     inner = check_implementation(online_private_sum_inner_log2, "online:Algorithm 5", mode="law", as_json=True)
     assert not inner["passed"], format_report(inner)
@@ -421,8 +422,8 @@ def test_every_id_accepts_the_bare_output(algorithm):
     (the first case of each id; the reference's own result objects replay on every case in
     tests/test_conformance.py). Without conform's reader the case's own ``output`` is applied to the bare
     array, which fails for the ids whose reader requires the field (core:private_prefix_sums above)."""
-    from reference.conformance import _tolerant
-    from reference.vectors import replay, run_case
+    from reference.oracle.conform import _tolerant
+    from reference.oracle.vectors import replay, run_case
 
     case = cases(algorithm)[0]
     ok, detail = replay(run_case(case), _tolerant(case), _bare(case))
@@ -439,7 +440,7 @@ def test_the_call_contract_lists_what_the_cases_pass_and_names_real_functions():
     import inspect
     import re
 
-    from reference.conformance import CERTIFIED_NOISE, call_contract
+    from reference.oracle.conform import CERTIFIED_NOISE, call_contract
 
     for algorithm in IDS:
         contract = call_contract(algorithm)
@@ -460,7 +461,7 @@ def test_the_call_contract_lists_what_the_cases_pass_and_names_real_functions():
 
 def test_list_shows_the_call_contract_and_the_docs_table_is_current(capsys):
     from reference.cli import main
-    from reference.conformance import call_contract_markdown
+    from reference.oracle.conform import call_contract_markdown
 
     assert main(["list"]) == 0
     out = capsys.readouterr().out
@@ -470,8 +471,8 @@ def test_list_shows_the_call_contract_and_the_docs_table_is_current(capsys):
     assert "ledger=" not in out.split("Building blocks")[0]
     # every id has its row in docs/conformance.md with the same return forms and certified noise (the arguments
     # follow the cases, which other work extends: `list` is always current; regenerate the table with
-    # python -c "from reference.conformance import write_call_contract; write_call_contract('docs/conformance.md')")
-    from reference.conformance import CONTRACT_BEGIN, CONTRACT_END
+    # python -c "from reference.oracle.conform import write_call_contract; write_call_contract('docs/conformance.md')")
+    from reference.oracle.conform import CONTRACT_BEGIN, CONTRACT_END
 
     doc = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
     doc = doc.split(CONTRACT_BEGIN, 1)[1].split(CONTRACT_END, 1)[0]
@@ -488,7 +489,7 @@ def test_replay_hands_a_rescaled_standard_draw_bit_for_bit():
     """The reference draws standard_normal() and multiplies by sigma; a port asking normal(0, sigma) gets
     0 + sigma z, what numpy computes from the same variate (checked here against numpy itself), so it is
     bit-exact and replay says so. A port asking normal(0, 0.8 sigma) gets 0.8 sigma z and is refused."""
-    from reference.vectors import replay, run_case
+    from reference.oracle.vectors import replay, run_case
 
     z = np.random.default_rng(5).standard_normal(64)
     assert np.array_equal(np.random.default_rng(5).normal(0.3, 1.7, 64), 0.3 + 1.7 * z)

@@ -16,8 +16,9 @@ import warnings
 
 import pytest
 
-from reference.conformance import check_implementation
-from reference.vectors import cases, distribution_check, privacy_check, reference_side_cache, resolve
+from reference.oracle.conform import check_implementation
+from reference.oracle.suite import cases
+from reference.oracle.vectors import distribution_check, privacy_check, reference_side_cache, resolve
 
 OUTPUT_ONLY = "law,privacy,rate,feasibility,sparsity,zero-noise,finite-shape,determinism,validation"
 CHEAP = "feasibility,sparsity,zero-noise,finite-shape,determinism,validation"

@@ -1,6 +1,6 @@
 """The worked examples (examples/): vectorised ports that conform, and broken copies that do not.
 
-Each port is run through the oracle as a user would (``reference.conformance.check_implementation``,
+Each port is run through the oracle as a user would (``reference.oracle.conform.check_implementation``,
 what ``python -m reference conform`` runs): replay on every vector case of its algorithm id (exact: the
 port consumes the reference's draws as a stream of values, in its own batching) and one law check.
 A deliberately broken copy of each port (the same source with half the noise, written to a temporary
@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from reference.conformance import check_implementation
-from reference.vectors import cases, distribution_check, resolve
+from reference.oracle.conform import check_implementation
+from reference.oracle.suite import cases
+from reference.oracle.vectors import distribution_check, resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from reference.mutants import all_mutants
-from reference.vectors import cases
+from reference.oracle.suite import cases
 from reference.mutants.conform import (SURVIVOR_NOTES, conform_ids, conform_mutant, markdown, mutated_package,
                                        observable_mutants, run_conform_matrix)
 
@@ -190,8 +190,9 @@ def test_the_whole_conform_kill_matrix():
 
 
 def test_reference_side_cache_is_opt_in_and_reused():
-    import reference.vectors as vectors
-    from reference.vectors import cases, distribution_check, reference_side_cache, resolve
+    import reference.oracle.vectors as vectors
+    from reference.oracle.suite import cases
+    from reference.oracle.vectors import distribution_check, reference_side_cache, resolve
 
     case = [c for c in cases("core:laplace_mechanism") if c.statistic is not None][0]
     assert vectors._REFERENCE_SIDE is None
@@ -208,7 +209,8 @@ def test_law_check_accepts_a_candidate_equal_to_the_reference_up_to_rounding():
     """saddle_point Algorithm 2's gradient estimate, computed as the reference does and then scaled by
     (1 + 4e-16) (as a port that sums in another order would round): the same law. The chi-square branch
     once tabulated exact floats and rejected it (p = 0); values within LEVEL_RTOL are now one category."""
-    from reference.vectors import cases, distribution_check, resolve
+    from reference.oracle.suite import cases
+    from reference.oracle.vectors import distribution_check, resolve
 
     case = [c for c in cases("saddle_point:Algorithm 2") if c.statistic is not None][0]
     reference = resolve(case.reference)
@@ -223,7 +225,7 @@ def test_law_check_accepts_a_candidate_equal_to_the_reference_up_to_rounding():
 def test_law_check_levels_merge_only_rounding_differences():
     """The merge is not a blindfold: values 1e-6 apart stay two categories (a discrete law that
     differs there is still rejected), while last-bit differences are one category."""
-    from reference.vectors import _levels, two_sample_p_value
+    from reference.oracle.vectors import _levels, two_sample_p_value
 
     assert list(_levels(np.array([1.0, 1.0 + 4e-16, 2.0, 2.0 * (1 - 2e-16)]))) == [0, 0, 1, 1]
     assert list(_levels(np.array([0.0, 1e-6, 1.0, 1.0 + 1e-6]))) == [0, 1, 2, 3]

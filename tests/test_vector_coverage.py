@@ -14,9 +14,9 @@ import warnings
 import pytest
 
 from reference.cli import list_entries
-from reference.conformance import check_implementation
+from reference.oracle.conform import check_implementation
 from reference.errors import PrivacyWarning
-from reference.vectors import cases
+from reference.oracle.suite import cases
 
 LISTED = [e["id"] for e in list_entries()]
 
@@ -53,10 +53,10 @@ def test_the_reference_conforms_to_its_own_vectors_in_replay_and_invariants(iden
 def test_every_case_states_why_each_property_it_lacks_does_not_apply():
     """A property a case does not declare is reported n/a with a reason: the cases added with
     docs/vectors.md name that reason themselves (not the harness's generic one)."""
-    from reference.properties import PROPERTIES
+    from reference.oracle.properties import PROPERTIES
 
     for case in cases():
-        if not case.reference.startswith("reference.vector_cases_") and case.algorithm not in NEW_BLOCKS:
+        if not case.reference.startswith("reference.oracle.cases.") and case.algorithm not in NEW_BLOCKS:
             continue
         # replay, finite-shape, determinism, accounting, claim and validation apply to every case without a
         # declaration
@@ -109,7 +109,7 @@ def test_the_powerful_cases_exist():
 def test_law_check_power_of_the_added_cases(case):
     """At least 9 of 10 fresh repeats reject the reference at 0.8 x its noise (a power of 0.99 gives 8 or
     fewer with probability 0.004), and none of 10 rejects the reference itself (alpha = 1e-3 a check)."""
-    from reference.vectors import law_check_power
+    from reference.oracle.vectors import law_check_power
 
     assert law_check_power(case, 0.8, repeats=10)[0] >= 9
     assert law_check_power(case, 1.0, repeats=10) == (0, 10)

@@ -75,7 +75,7 @@ def test_every_listed_id_has_an_entry_on_the_page():
 
 def test_the_pages_objective_perturbation_tolerance_is_the_cases():
     """The page derives Algorithm 2's tolerance 2 sqrt(2 gap / zeta) with zeta = 2 / (n eps); the case uses it."""
-    from reference.vectors import cases
+    from reference.oracle.suite import cases
 
     for case in cases("erm_geometry:Algorithm 2"):
         kw = case.make_kwargs()

@@ -17,7 +17,8 @@ import math
 import numpy as np
 import pytest
 
-from reference.vectors import cases, run_case
+from reference.oracle.suite import cases
+from reference.oracle.vectors import run_case
 
 
 def _vector(algorithm: str, name: str) -> dict:

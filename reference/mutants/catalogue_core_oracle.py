@@ -1,5 +1,5 @@
-"""Mutants of the oracle harness (reference/rng.py, reference/vectors.py, reference/conformance.py,
-reference/conformance_checks.py).
+"""Mutants of the oracle harness (reference/rng.py, reference/oracle/vectors.py, reference/oracle/conform.py,
+reference/oracle/checks.py).
 
 Ids core-M300 and up, so they never clash with the building blocks' catalogue.
 """
@@ -20,7 +20,7 @@ MUTANTS = (
     Mutant(
         id="core-M301", target="core:replay", bug_class="data-use",
         description="replay accepts a candidate that consumed fewer draws than the reference",
-        file="reference/vectors.py",
+        file="reference/oracle/vectors.py",
         find="    if not rng.exhausted:\n        return False, \"consumed fewer draws than the reference\"",
         replace="    if False:\n        return False, \"consumed fewer draws than the reference\"",
         checks=("tests/test_conformance.py",),
@@ -29,7 +29,7 @@ MUTANTS = (
         id="core-M302", target="core:conform", bug_class="data-use",
         description="the accounting property compares only the certificates: a ledger that records a wrong value "
                     "the certificate does not use (a sensitivity in an (epsilon, delta) event) passes",
-        file="reference/conformance_checks.py",
+        file="reference/oracle/checks.py",
         find="        ok &= same and not (same_layout and difference)",
         replace="        ok &= same",
         checks=("tests/test_mutants_conform.py::"
@@ -39,7 +39,7 @@ MUTANTS = (
         id="core-M303", target="core:conform", bug_class="data-use",
         description="the validation property passes a candidate that returns an output (clipped or NaN) where it "
                     "must refuse the input",
-        file="reference/conformance_checks.py",
+        file="reference/oracle/checks.py",
         find='    return "fail", (f"accepts {refusal.what}: returned "',
         replace='    return "pass", (f"accepts {refusal.what}: returned "',
         checks=("tests/test_conformance_properties.py::"
@@ -49,7 +49,7 @@ MUTANTS = (
         id="core-M304", target="core:conform", bug_class="data-use",
         description="replay always decides the exit status: a correct port that draws its noise its own way "
                     "fails conform by default (one answer again, not two)",
-        file="reference/conformance.py",
+        file="reference/oracle/conform.py",
         find="    deciding = tuple(p for p in run if p in CONFORMANCE or p in required or only_agreement)",
         replace="    deciding = tuple(run)",
         checks=("tests/test_conformance_verdict.py::"
@@ -58,7 +58,7 @@ MUTANTS = (
     Mutant(
         id="core-M305", target="core:conform", bug_class="data-use",
         description="the validation property counts a TypeError (a call mismatch) as a refusal",
-        file="reference/conformance_checks.py",
+        file="reference/oracle/checks.py",
         find='        return "fail", (f"call mismatch at {refusal.what}: TypeError: {exc} (the candidate does not take the "',
         replace='        return "pass", (f"call mismatch at {refusal.what}: TypeError: {exc} (the candidate does not take the "',
         checks=("tests/test_conformance_verdict.py::"
@@ -68,7 +68,7 @@ MUTANTS = (
         id="core-M306", target="core:conform", bug_class="data-use",
         description="determinism is asked of a candidate that never draws from the rng it is passed (an unseedable "
                     "sampler such as OpenDP's fails instead of n/a)",
-        file="reference/conformance.py",
+        file="reference/oracle/conform.py",
         find="        elif not drew and _reference_draws(case):",
         replace="        elif False:",
         checks=("tests/test_conformance_verdict.py::"
@@ -78,7 +78,7 @@ MUTANTS = (
         id="core-M307", target="core:conform", bug_class="data-use",
         description="the claim property lets any candidate fall short of its own claim (the paper's shortfall "
                     "allowance applied whatever the reference's certificate)",
-        file="reference/conformance_checks.py",
+        file="reference/oracle/checks.py",
         find="    if allowed > 1.0 and certified <= claimed * allowed * (1 + ACCOUNTING_RTOL):",
         replace="    if True:",
         checks=("tests/test_conformance_verdict.py::"

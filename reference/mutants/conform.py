@@ -12,8 +12,8 @@ For each catalogued mutant whose target has vector cases (:func:`conform_ids`):
 2. the candidate is the copy's own conform function for the id (the function the vector cases run,
    e.g. ``reference_mutant_lasso_m03.algorithms.lasso:private_lasso``), while the reference side of every
    check (recorded draws, law samples, the privacy control, rate fits) is the clean package;
-3. :func:`reference.conformance.check_implementation` runs each property of
-   :data:`reference.properties.PROPERTIES` in turn, and the result records which properties failed
+3. :func:`reference.oracle.conform.check_implementation` runs each property of
+   :data:`reference.oracle.properties.PROPERTIES` in turn, and the result records which properties failed
    (``rejected_by``), or that the mutant survived conform.
 
 A mutant that survives is not necessarily a hole: an edit that changes only the ledger or the accountant's
@@ -167,7 +167,7 @@ def conform_ids(mutant: Mutant) -> list[str]:
     registered id (``core:binary_tree``), the ids whose cases' function is defined in the edited file
     (``reference.privacy.tree:private_prefix_sums``)."""
     from ..claims import all_algorithms, all_building_blocks
-    from ..vector_cases import CASES
+    from ..oracle.cases import CASES
 
     if no_conform_target(mutant):
         return []
@@ -252,7 +252,7 @@ def _in_main_thread() -> bool:
 
 def _file_ids(mutant: Mutant) -> list[str]:
     """The conform ids whose cases' function is defined in the file the mutant edits."""
-    from ..vector_cases import CASES
+    from ..oracle.cases import CASES
 
     module = mutant.file.removesuffix(".py").replace("/", ".")
     return sorted({c.algorithm for c in CASES if c.reference.partition(":")[0] == module})
@@ -262,8 +262,9 @@ def _check_as(name: str, algorithm: str, properties: tuple[str, ...], first: boo
               verdicts_out: dict, details_out: dict) -> list[str]:
     """Conform's properties on the copy ``name``'s conform function for ``algorithm``; returns the
     properties that failed (and fills ``verdicts_out`` / ``details_out``)."""
-    from ..conformance import check_implementation, verdicts
-    from ..vectors import cases, resolve
+    from ..oracle.conform import check_implementation, verdicts
+    from ..oracle.suite import cases
+    from ..oracle.vectors import resolve
 
     references = sorted({c.reference for c in cases(algorithm)})
     if len(references) != 1:
@@ -315,7 +316,8 @@ def _ids_running_the_edit(name: str, mutant: Mutant, algorithms, *, stop_at_firs
 
     import numpy as np
 
-    from ..vectors import cases, resolve
+    from ..oracle.suite import cases
+    from ..oracle.vectors import resolve
 
     copy_file = Path(importlib.import_module(name).__file__).parent / mutant.file.split("/", 1)[1]
     lines, module_level = _edited_lines(copy_file, mutant)
@@ -375,7 +377,7 @@ def _caller_ids(name: str, mutant: Mutant, exclude) -> list[str]:
     """The conform ids, other than ``exclude``, some case of which runs the edited lines of the copy ``name``
     (:func:`_ids_running_the_edit`): the algorithms that call a building block, e.g. saddle_point Algorithm 2
     for truncated_geometric_pmf. Empty for an edit at module level (it runs at import)."""
-    from ..vectors import cases
+    from ..oracle.suite import cases
 
     others = sorted({c.algorithm for c in cases()} - set(exclude))
     return _ids_running_the_edit(name, mutant, others, stop_at_first=False) or []
@@ -395,7 +397,7 @@ def conform_mutant(mutant: Mutant, *, properties: tuple[str, ...] | None = None,
     survives, as the algorithms whose cases run the edited lines (:func:`_caller_ids`), for
     :data:`CALLER_PROPERTIES` only, stopping at the first that rejects it (truncated_geometric_pmf's edit
     through saddle_point Algorithm 2); what rejects it there is in ``rejected_through``."""
-    from ..properties import PROPERTIES
+    from ..oracle.properties import PROPERTIES
 
     properties = tuple(PROPERTIES if properties is None else properties)
     ids = conform_ids(mutant) if algorithms is None else list(algorithms)
@@ -462,7 +464,7 @@ def run_conform_matrix(mutants: list[Mutant], *, first: bool = False, timeout: f
                        properties: tuple[str, ...] | None = None) -> list[ConformMutantResult]:
     """:func:`conform_mutant` for each mutant; results in input order. ``workers=1``: one after the other
     in this process (the copies import side by side and are removed after each); more: a process pool."""
-    from ..vectors import reference_side_cache
+    from ..oracle.vectors import reference_side_cache
 
     if workers <= 1:
         results = []
@@ -487,7 +489,7 @@ def run_conform_matrix(mutants: list[Mutant], *, first: bool = False, timeout: f
 
 
 def _cache_in_worker() -> None:
-    from ..vectors import reference_side_cache
+    from ..oracle.vectors import reference_side_cache
 
     reference_side_cache().__enter__()     # for the worker's lifetime
 
@@ -499,7 +501,7 @@ def merge(runs: list[list[ConformMutantResult]]) -> list[ConformMutantResult]:
     """One result per mutant from several runs of the matrix (e.g. a ``--mode replay`` run and a black-box
     ``--mode law,privacy,... --first`` run): rejected if any run rejected it, the failing properties and
     their details united, a property's verdict ``fail`` if it failed in any run; in first-seen order."""
-    from ..properties import PROPERTIES
+    from ..oracle.properties import PROPERTIES
 
     out: dict[str, ConformMutantResult] = {}
     for run in runs:

@@ -1,4 +1,4 @@
-"""The heavy_tailed test vectors (reference/vector_cases.py) have power: replay and the law check both flag a
+"""The heavy_tailed test vectors (reference/oracle/cases/heavy_tailed.py) have power: replay and the law check both flag a
 port of CDPCWME and of Algorithm 2 that draws half the noise (false alarm of the law check 1e-3, fixed seeds)."""
 
 from __future__ import annotations
@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from reference.algorithms import heavy_tailed as ht
-from reference.vectors import cases, distribution_check, replay, run_case
+from reference.oracle.suite import cases
+from reference.oracle.vectors import distribution_check, replay, run_case
 
 
 def cdpcwme_half_noise(X, rho, tau, beta, rng, **options):
@@ -14,7 +15,7 @@ def cdpcwme_half_noise(X, rho, tau, beta, rng, **options):
 
 
 def cdp_sco_half_noise(X, rho, T, eta, radius, tau, beta, c, oracle, mode, calibration, rng):
-    from reference.vector_cases import heavy_tailed_cdp_sco
+    from reference.oracle.cases.heavy_tailed import heavy_tailed_cdp_sco
 
     return heavy_tailed_cdp_sco(X, 4 * rho, T, eta, radius, tau, beta, c, oracle, mode, calibration, rng)
 

@@ -1,12 +1,12 @@
 """The checks run on the third-party adapters: the reference's law check and privacy audit.
 
-Law check: :func:`reference.vectors.distribution_check` on every case of the building block that
+Law check: :func:`reference.oracle.vectors.distribution_check` on every case of the building block that
 has a law statistic (alpha = 1e-3, 4000 runs a side; docs/conformance.md has its measured
-power against 0.8 x the noise). Privacy audit: :func:`reference.vectors.privacy_check` at the
+power against 0.8 x the noise). Privacy audit: :func:`reference.oracle.vectors.privacy_check` at the
 reference's worst pair, with the reference at half its noise beside it as the control (it must
 be flagged, or the row has no power), as ``python -m reference conform`` does.
 
-The Laplace and Gaussian cases carry their worst pair (reference/vector_cases.py). The
+The Laplace and Gaussian cases carry their worst pair (reference/oracle/cases/core.py). The
 selection cases do not, so :func:`privacy_cases` gives them the pair the reference's own audit
 uses for Gumbel report-noisy-max (reference/audit/cases_core.py): 20 candidates at score 0
 against candidate 0 at +Delta and the other 19 at -Delta, the event "candidate 0 selected",
@@ -20,7 +20,8 @@ import math
 
 import numpy as np
 
-from reference.vectors import ScaledNoise, VectorCase, cases, distribution_check, privacy_check
+from reference.oracle.suite import cases
+from reference.oracle.vectors import ScaledNoise, VectorCase, distribution_check, privacy_check
 
 SELECTION_CANDIDATES = 20
 ALGORITHMS = ("core:laplace_mechanism", "core:gaussian_mechanism", "core:exponential_mechanism",

@@ -52,7 +52,7 @@ CANDIDATES = _candidates()
 @pytest.mark.skipif(not CANDIDATES, reason="neither opendp nor diffprivlib is installed")
 @pytest.mark.parametrize("library, fn, algorithm", CANDIDATES)
 def test_a_correct_third_party_mechanism_conforms_by_default(library, fn, algorithm):
-    from reference.conformance import check_implementation, format_report
+    from reference.oracle.conform import check_implementation, format_report
     from reference.errors import PrivacyWarning
 
     with warnings.catch_warnings():

@@ -17,17 +17,15 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
-from .errors import ParameterError
-from .rng import RecordingRng, ReplayRng
-from .rng import _plain as _jsonable   # arrays and numpy scalars to plain JSON values
+from ..errors import ParameterError
+from ..rng import RecordingRng, ReplayRng
+from ..rng import _plain as _jsonable   # arrays and numpy scalars to plain JSON values
 
 FORMAT_VERSION = 1
 
@@ -78,7 +76,7 @@ class VectorCase:
     claimed_mu: float | None = None
     privacy_statistic: Callable[[Any], float] | None = None
     privacy_runs: int = 100_000
-    # The property suite (reference.properties): the invariants that hold for this algorithm's output
+    # The property suite (reference.oracle.properties): the invariants that hold for this algorithm's output
     # (Feasible, Holds, Sparse, ZeroNoise), its convergence claim (a Rate), and for every property that
     # does not apply, why (property name -> reason; conform reports it as n/a with that reason).
     invariants: tuple = ()
@@ -147,29 +145,6 @@ def canonical_id(text: str, known) -> str:
     return matches[0]
 
 
-def cases(algorithm: str | None = None) -> list[VectorCase]:
-    """The vector cases, or those of one algorithm id (in either spelling, see :func:`canonical_id`)."""
-    CASES = _declared_cases()
-    if algorithm is not None:
-        algorithm = canonical_id(algorithm, {c.algorithm for c in CASES})
-    return [c for c in CASES if algorithm is None or c.algorithm == algorithm]
-
-
-_DECLARED: dict = {}
-
-
-def _declared_cases() -> list[VectorCase]:
-    """The cases with the property suite's declarations (:func:`reference.vector_properties.declare`)
-    filled in; computed once per list of cases."""
-    from .vector_cases import CASES
-    from .vector_properties import declare
-
-    key = tuple(id(c) for c in CASES)
-    if _DECLARED.get("key") != key:
-        _DECLARED.update(key=key, cases=[declare(c) for c in CASES])
-    return _DECLARED["cases"]
-
-
 def _portable(text: str) -> str:
     """Letters, digits, '.', '+' and '-' kept; every other run of characters one '_' (no spaces, colons,
     slashes or parentheses in a file name another language's tooling has to open)."""
@@ -180,18 +155,6 @@ def vector_filename(case: VectorCase) -> str:
     """``<algorithm>__<case>.json`` in portable characters, e.g.
     ``erm_geometry_Algorithm_1_Section_3.3__l2-euclidean-scalar-cov-n40-p5-T10.json``."""
     return f"{_portable(case.algorithm)}__{_portable(case.name)}.json"
-
-
-def write_vectors(out_dir: Path, algorithm: str | None = None) -> list[Path]:
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    vectors = [(case, run_case(case)) for case in cases(algorithm)]   # all computed before any write
-    paths = []
-    for case, vector in vectors:
-        path = out_dir / vector_filename(case)
-        path.write_text(json.dumps(vector, indent=1) + "\n", encoding="utf-8")
-        paths.append(path)
-    return paths
 
 
 class ScaledNoise:
@@ -260,8 +223,8 @@ def privacy_check(case: VectorCase, function: Callable, runs: int | None = None,
 
 def _privacy_check(case: VectorCase, function: Callable, runs: int | None = None, beta: float = 0.05,
                    seed: int = 20261123) -> tuple[bool, float, str]:
-    from .audit.cases import HeldOut
-    from .audit.stats import distinguish
+    from ..audit.cases import HeldOut
+    from ..audit.stats import distinguish
 
     if case.neighbour is None or case.privacy_statistic is None:
         raise ParameterError("case.neighbour", "a neighbouring input and a privacy statistic", case.name)

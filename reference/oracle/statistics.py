@@ -1,4 +1,4 @@
-"""Law statistics shared by the test-vector cases (reference/vector_cases*.py).
+"""Law statistics shared by the test-vector cases (reference/oracle/cases/).
 
 Each is a callable on one output of a case's conform function (after ``case.output``), computed from
 the case's inputs on first use and cached: the law check calls it thousands of times per case.

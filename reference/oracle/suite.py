@@ -1,23 +1,30 @@
-"""The property suite's declarations for the test-vector cases (reference.properties; docs/conformance.md).
+"""The suite: every test-vector case with the property suite's declarations (docs/conformance.md).
 
-For each case of :data:`reference.vector_cases.CASES`: which invariants hold for its algorithm's
-output, which convergence claim is measured (on one case per algorithm: a rate fit is the costly
-property), and why the properties that do not apply do not. :func:`declare` attaches them to a case
-(:func:`reference.vectors.cases` applies it to every case); a case that declares a field itself keeps
-it (its ``not_applicable`` entries are merged over these). Kept apart from the cases so those stay
-readable and the per-paper case modules can be added without touching this file.
+:func:`cases` gives the cases of :data:`reference.oracle.cases.CASES` (or those of one algorithm id) as
+conform, ``vectors`` and the kill matrix run them, and :func:`write_vectors` writes them as JSON vectors.
+For each case, :func:`declare` fills in which invariants hold for its algorithm's output
+(:mod:`reference.oracle.properties`), which convergence claim is measured (on one case per algorithm: a
+rate fit is the costly property), and why the properties that do not apply do not; a case that declares
+a field itself keeps it (its ``not_applicable`` entries are merged over these). Kept apart from the cases
+so those stay readable and the per-paper case modules can be added without touching this file.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace as _replace
+from pathlib import Path
 
 import numpy as np
 
+from .cases import CASES
+from .cases.erm_geometry import _mirror_noiseless
+from .cases.heavy_tailed import _cwme_noiseless
+from .cases.lasso import _lasso_noiseless
+from .cases.online import _online_fs, _pigd_noiseless
 from .properties import Feasible, Holds, Rate, Sparse, ZeroNoise
-from .vector_cases import _cwme_noiseless, _lasso_noiseless, _mirror_noiseless
-from .vector_statistics import DistanceTo
-from .vectors import VectorCase
+from .statistics import DistanceTo
+from .vectors import VectorCase, canonical_id, run_case, vector_filename
 
 _NO_SET = "the output is unconstrained (a point of R^d)"
 _NO_SPARSITY = "the algorithm promises no sparsity"
@@ -38,7 +45,7 @@ def _argmax(kwargs):
 def _lasso_rate_kwargs(selection: str, calibration: str):
     def make(n, gen):
         """y = X theta_0 with ||theta_0||_1 = 1, X in {-1, 1}^(n x 20): L* = 0; eps = 8, T of Theorem 2.5."""
-        from .algorithms import lasso
+        from ..algorithms import lasso
 
         n = int(n)
         X = gen.choice(np.array([-1.0, 1.0]), size=(n, 20))
@@ -50,7 +57,7 @@ def _lasso_rate_kwargs(selection: str, calibration: str):
 
 
 def _lasso_excess(kwargs, theta) -> float:
-    from .algorithms import lasso
+    from ..algorithms import lasso
 
     return lasso.lasso_loss(np.asarray(theta, dtype=float), kwargs["X"], kwargs["y"])    # L* = 0 here
 
@@ -80,7 +87,7 @@ def _lasso_properties(case):
 
 
 def _l1_ball(kw):
-    from .geometry.sets import L1Ball
+    from ..geometry.sets import L1Ball
 
     return L1Ball(np.asarray(kw["X"]).shape[1], kw["radius"])
 
@@ -171,7 +178,7 @@ def _declare_properties(case):
 # erm_geometry Algorithm 1: theta_priv in the unit ball; noiseless = mirror descent without noise
 
 def _mirror_ball(kw):
-    from .geometry.sets import L1Ball, L2Ball, Simplex
+    from ..geometry.sets import L1Ball, L2Ball, Simplex
 
     p, geometry = np.asarray(kw["X"]).shape[1], kw["geometry"]
     if geometry == "simplex-entropy":
@@ -206,7 +213,7 @@ def _multiples_of(count_key: str, label: str):
 
 
 def _saddle_properties(case):
-    from .geometry.sets import Simplex
+    from ..geometry.sets import Simplex
 
     a = case.algorithm
     privacy = ("no worst pair declared: the privacy of vertex sampling is audited exactly (exponential "
@@ -237,7 +244,7 @@ def _saddle_properties(case):
 
 def _cwme_rate_kwargs(n, gen):
     """Lomax data (k = 4 moments, d = 1, mu = 0.7) and Corollary 4.2's tau, beta for rho = 1e-4."""
-    from .algorithms import heavy_tailed as ht
+    from ..algorithms import heavy_tailed as ht
 
     n = int(n)
     s = ht.schedule_cor42(n, 1, 4.0, rho=1e-4, strict=False)
@@ -246,7 +253,7 @@ def _cwme_rate_kwargs(n, gen):
 
 
 def _heavy_tailed_properties(case):
-    from .geometry.sets import L2Ball
+    from ..geometry.sets import L2Ball
 
     a = case.algorithm
     no_pair = "no worst pair declared: python -m reference audit --paper heavy_tailed audits the estimators"
@@ -293,29 +300,11 @@ def _heavy_tailed_properties(case):
 
 # online
 
-def _online_fs(kw):
-    from .algorithms import online as ol
-
-    g, c = np.asarray(kw["g"], dtype=float), np.asarray(kw["c"], dtype=float)
-    return [ol.QuadraticLoss(g[t], float(kw["a"][t]), c[t]) for t in range(g.shape[0])]
-
-
-def _pigd_noiseless(kw):
-    """IGD (eq. (13), eta_t = 1/(alpha t)) from x_1: Algorithm 2 with b_t = 0 (x_t is in C, so line 9's
-    projection keeps it)."""
-    from .algorithms import online as ol
-    from .geometry.sets import L2Ball
-
-    fs = _online_fs(kw)
-    run = ol.igd(fs, L2Ball(len(kw["x1"]), kw["radius"]), kw["alpha"], x1=np.asarray(kw["x1"], dtype=float))
-    return np.asarray(run.decisions)[:len(fs)]
-
-
 def _pigd_rate_kwargs(calibration):
     def make(T, gen):
         """Family (Q) losses as tests/online/test_regret.py draws them (d = 2, a = 1, unit ball)."""
-        from .algorithms import online as ol
-        from .geometry.sets import L2Ball
+        from ..algorithms import online as ol
+        from ..geometry.sets import L2Ball
 
         T = int(T)
         kw = {"g": gen.uniform(-0.5, 0.5, (T, 2)), "a": np.ones(T), "c": gen.uniform(-0.3, 0.3, (T, 2)),
@@ -327,8 +316,8 @@ def _pigd_rate_kwargs(calibration):
 
 
 def _online_regret(kw, decisions):
-    from .algorithms import online as ol
-    from .geometry.sets import L2Ball
+    from ..algorithms import online as ol
+    from ..geometry.sets import L2Ball
 
     return ol.regret(_online_fs(kw), decisions, L2Ball(2, kw["radius"]))
 
@@ -399,3 +388,38 @@ def declare(case: VectorCase) -> VectorCase:
     if "not_applicable" in fields:
         out["not_applicable"] = {**fields["not_applicable"], **case.not_applicable}
     return _replace(case, **out)
+
+
+# ---- the declared cases: what conform, vectors and the kill matrix run
+
+def cases(algorithm: str | None = None) -> list[VectorCase]:
+    """The vector cases, or those of one algorithm id (in either spelling, see :func:`canonical_id`)."""
+    declared = _declared_cases()
+    if algorithm is not None:
+        algorithm = canonical_id(algorithm, {c.algorithm for c in declared})
+    return [c for c in declared if algorithm is None or c.algorithm == algorithm]
+
+
+_DECLARED: dict = {}
+
+
+def _declared_cases() -> list[VectorCase]:
+    """The cases with the property suite's declarations (:func:`declare`) filled in; computed once per
+    list of cases."""
+    key = tuple(id(c) for c in CASES)
+    if _DECLARED.get("key") != key:
+        _DECLARED.update(key=key, cases=[declare(c) for c in CASES])
+    return _DECLARED["cases"]
+
+
+def write_vectors(out_dir: Path, algorithm: str | None = None) -> list[Path]:
+    """Run every case (or those of ``algorithm``) and write one JSON vector per case to ``out_dir``."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    vectors = [(case, run_case(case)) for case in cases(algorithm)]   # all computed before any write
+    paths = []
+    for case, vector in vectors:
+        path = out_dir / vector_filename(case)
+        path.write_text(json.dumps(vector, indent=1) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths

@@ -1,6 +1,6 @@
 """The property suite conform runs on a candidate implementation, declared per test-vector case.
 
-A :class:`~reference.vectors.VectorCase` says which properties hold for its algorithm:
+A :class:`~reference.oracle.vectors.VectorCase` says which properties hold for its algorithm:
 
 - ``invariants``: :class:`Feasible` (the output lies in the constraint set, within a tolerance),
   :class:`Holds` (any other predicate of inputs and output, e.g. "the index is one of the k
@@ -14,7 +14,7 @@ A :class:`~reference.vectors.VectorCase` says which properties hold for its algo
 
 Two invariants apply to every case and need no declaration: ``finite-shape`` (the output has the
 reference's shape and is finite) and ``determinism`` (the same seed gives the same output). Two more
-need none either (reference/conformance_checks.py): ``accounting`` (the candidate's own ledger or claimed
+need none either (reference/oracle/checks.py): ``accounting`` (the candidate's own ledger or claimed
 epsilon, where it reports one, equals the reference's) and ``validation`` (inputs outside the privacy
 proof's domain are refused: :class:`Refuses`, declared or derived from the inputs by
 :func:`generic_refusals`).

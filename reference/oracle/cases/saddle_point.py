@@ -1,8 +1,7 @@
 """Test-vector cases of ``saddle_point`` (Gonzalez-Guzman-Paquette, mirror descent for DP stochastic saddle
-points, as reconstructed): Algorithm 2 (the bias-reduced gradient oracle) and Algorithm 4 (high-probability
-boosting), Algorithm 1 on a game whose iterates leave the uniform point, and cases of Algorithms 3 and 5
-whose iterates travel far from uniform (their other cases, and Algorithm 1's game3x2 cases, are in
-:mod:`reference.vector_cases`).
+points, as reconstructed): Algorithms 1, 3 and 5 on small games (the first cases), Algorithm 2 (the
+bias-reduced gradient oracle) and Algorithm 4 (high-probability boosting), Algorithm 1 on a game whose
+iterates leave the uniform point, and cases of Algorithms 3 and 5 whose iterates travel far from uniform.
 
 The game is the bilinear x^T A_z y on the simplices, its records z the integers in ``data`` indexing the
 matrices ``atoms`` (shape (m, dx, dy)), as for the other saddle_point vectors. Vertices are drawn from a
@@ -13,17 +12,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .properties import Feasible, Holds, Sparse
-from .vector_statistics import DistanceTo
-from .vectors import VectorCase
+from ..properties import Feasible, Holds, Sparse
+from ..statistics import DistanceTo
+from ..vectors import VectorCase
 
-_HERE = "reference.vector_cases_saddle_point"
+_HERE = "reference.oracle.cases.saddle_point"
 
 
 def _records(data) -> np.ndarray:
     arr = np.asarray(data, dtype=float)
     if not np.all(arr == np.round(arr)):
-        from .errors import ParameterError
+        from ...errors import ParameterError
 
         raise ParameterError("data", "integer record indices", "non-integers")
     return arr.astype(np.intp)
@@ -36,8 +35,8 @@ class CubicSaddle:
     two halves' means differ. L0 = max |A| + c/2 bounds ||grad||_inf on the simplices (x_j^2 <= 1)."""
 
     def __init__(self, atoms, data, cubic: float):
-        from .algorithms import saddle_point as sp
-        from .errors import ParameterError
+        from ...algorithms import saddle_point as sp
+        from ...errors import ParameterError
 
         if not (isinstance(cubic, (int, float)) and np.isfinite(cubic) and cubic >= 0):
             raise ParameterError("cubic", "a finite coefficient c >= 0", cubic)
@@ -51,16 +50,12 @@ class CubicSaddle:
 
 
 def _x(result):
-    """Algorithm 5's output from its conform function (reference.vector_cases._x_of)."""
-    from .vector_cases import _x_of
-
+    """Algorithm 5's output from its conform function (:func:`_x_of`)."""
     return _x_of(result)
 
 
 def _xy(result):
-    """(x, y) stacked from a saddle_point conform function's result (reference.vector_cases._saddle_xy)."""
-    from .vector_cases import _saddle_xy
-
+    """(x, y) stacked from a saddle_point conform function's result (:func:`_saddle_xy`)."""
     return _saddle_xy(result)
 
 
@@ -74,7 +69,7 @@ def saddle_point_bias_reduced_gradient(atoms, data, x, y, N, batch, M, rng, cubi
     :class:`reference.algorithms.saddle_point.CurvedSaddle` (issue 23): f = x^T A_z y + (a_z/6) sum x^3 - (b_z/6) sum
     y^3 + (c_z/2) sum C_ij x_i^2 y_j + u_z^T x - v_z^T y, every term the record's, so the multilevel correction depends
     on which records the batch holds. Returns (g_x, g_y) stacked."""
-    from .algorithms import saddle_point as sp
+    from ...algorithms import saddle_point as sp
 
     if a is not None:
         game = sp.CurvedSaddle(atoms, _records(data), a=a, b=b, c=c, C=C, u=u, v=v)
@@ -103,7 +98,7 @@ def saddle_point_boosted(atoms, data, epsilon, delta, beta, B, fw_T, k, k_prime,
     per maximisation, held-out scores, the exponential mechanism's choice. Returns the result: (x, y) of the
     chosen candidate, stacked by the cases' output (:func:`_xy`), and its ``.claimed_epsilon`` (a port may
     return the stack itself)."""
-    from .algorithms import saddle_point as sp
+    from ...algorithms import saddle_point as sp
 
     res = sp.private_boosted_saddle_point(sp.QuadraticSaddle(atoms, _records(data)), epsilon, delta, rng, beta=beta,
                                           B=B, fw_T=fw_T, k=k, k_prime=k_prime, calibration=calibration)
@@ -120,7 +115,7 @@ def _first(out) -> float:
 
 
 def _simplex(d: int):
-    from .geometry.sets import Simplex
+    from ...geometry.sets import Simplex
 
     return Simplex(d)
 
@@ -129,7 +124,93 @@ _PRIVACY = ("no worst pair declared: the vertex draws are exponential-mechanism 
             "python -m reference audit --paper saddle_point")
 _ZERO = "no zero-noise setting: the privacy is the vertex sampling itself (no additive noise to switch off)"
 
+# ---- Algorithm 1's game3x2 cases, Algorithms 3 and 5: the first cases
+
+# ---- saddle_point (Algorithms 1, 3, 5 as reconstructed; docs/saddle_point.md)
+
+def saddle_point_matrix_game(atoms, data, epsilon, delta, T, K, calibration, rng, eta=None):
+    """saddle_point Algorithm 1 on the bilinear game x^T A_z y (records index ``atoms``); ``eta`` (optional)
+    fixes the step (calibration "explicit"). Returns the result: (x, y) stacked is the vector's output
+    (:func:`_saddle_xy`), ``.ledger`` and ``.claimed_epsilon`` the run's accounting (a port may return the
+    stacked (x, y) itself)."""
+    from ...algorithms import saddle_point as sp
+
+    return sp.private_smd_vertices(sp.QuadraticSaddle(atoms, _records(data)), epsilon, delta, rng, T=T, K=K,
+                                   eta=eta, calibration=calibration, keep_iterates=False)
+
+
+def _x_of(result):
+    """x: the reference returns its result (``.x``); a port may return x itself."""
+    return result.x if hasattr(result, "x") else result
+
+
+def _saddle_xy(result):
+    """(x, y) stacked: the reference returns its result (``.x``, ``.y``); a port may return the stack itself."""
+    return np.r_[result.x, result.y] if hasattr(result, "y") else result
+
+
+def saddle_point_bias_reduced(atoms, data, epsilon, delta, B, calibration, rng):
+    """saddle_point Algorithm 3 (with Algorithm 2) on the bilinear game; returns the result ((x, y) stacked by
+    :func:`_saddle_xy`; its ``.ledger`` and ``.claimed_epsilon``; a port may return the stack itself)."""
+    from ...algorithms import saddle_point as sp
+
+    res = sp.private_smd_bias_reduced(sp.QuadraticSaddle(atoms, _records(data)), epsilon, delta, rng, B=B,
+                                      calibration=calibration, keep_iterates=False)
+    return res
+
+
+def saddle_point_sco(a, b, epsilon, delta, K, tau, calibration, rng):
+    """saddle_point Algorithm 5 on (1/2)(<a_i, x> - b_i)^2 over the simplex; returns the result (the K-vertex
+    output in ``.x``, read by :func:`_x_of`; ``.ledger``, ``.claimed_epsilon``; a port may return x itself)."""
+    from ...algorithms import saddle_point as sp
+
+    return sp.private_sco_anytime(sp.SimplexLeastSquares(a, b), epsilon, delta, rng, K=K, tau=tau,
+                                  calibration=calibration, keep_iterates=False)
+
+
+def _game_kwargs(n: int) -> dict:
+    gen = np.random.default_rng(41)
+    return {"atoms": gen.uniform(-1.0, 1.0, size=(3, 3, 2)), "data": gen.integers(0, 3, size=n)}
+
+
 CASES: list[VectorCase] = [
+    VectorCase(
+        algorithm="saddle_point:Algorithm 1", name=f"{calibration}-game3x2-n60-T20",
+        reference=f"{_HERE}:saddle_point_matrix_game", output=_saddle_xy,
+        make_kwargs=(lambda c=calibration: {**_game_kwargs(60), "epsilon": 4.0, "delta": 1e-3, "T": 20, "K": 2,
+                                            "calibration": c}),
+        seed=51, array_args=("atoms", "data"), statistic=lambda out: float(np.asarray(out)[0]), n_runs=300,
+    )
+    for calibration in ("paper", "certified")
+] + [
+    # An explicit step (calibration "explicit"): the run's claimed epsilon is Proposition 3.3's, inverted at
+    # this eta; a replay and accounting case (the law is the paper case's at another step)
+    VectorCase(
+        algorithm="saddle_point:Algorithm 1", name="explicit-eta0.05-game3x2-n60-T20",
+        reference=f"{_HERE}:saddle_point_matrix_game", output=_saddle_xy,
+        make_kwargs=lambda: {**_game_kwargs(60), "epsilon": 4.0, "delta": 1e-3, "T": 20, "K": 2,
+                             "calibration": "explicit", "eta": 0.05},
+        seed=54, array_args=("atoms", "data"),
+        not_applicable={"law": "replay and accounting case (the paper and certified cases carry the law check)"},
+    ),
+] + [
+    VectorCase(
+        algorithm="saddle_point:Algorithm 3", name="paper-game3x2-n256-B2",
+        reference=f"{_HERE}:saddle_point_bias_reduced", output=_saddle_xy,
+        make_kwargs=lambda: {**_game_kwargs(256), "epsilon": 4.0, "delta": 1e-3, "B": 2, "calibration": "paper"},
+        seed=52, array_args=("atoms", "data"), statistic=lambda out: float(np.asarray(out)[0]), n_runs=300,
+    ),
+    VectorCase(
+        algorithm="saddle_point:Algorithm 5", name="paper-d4-n80-K3-tau5", reference=f"{_HERE}:saddle_point_sco", output=_x_of,
+        make_kwargs=lambda: {"a": np.random.default_rng(43).uniform(-1, 1, (80, 4)),
+                             "b": np.random.default_rng(44).uniform(-1, 1, 80), "epsilon": 2.0, "delta": 1e-3,
+                             "K": 3, "tau": 5, "calibration": "paper"},
+        seed=53, array_args=("a", "b"), statistic=lambda out: float(np.asarray(out)[0]), n_runs=300,
+    ),
+]
+
+
+CASES += [
     VectorCase(
         algorithm="saddle_point:Algorithm 2", name=f"N{N}-M{M}-game3x2",
         reference=f"{_HERE}:saddle_point_bias_reduced_gradient",
@@ -198,13 +279,10 @@ CASES: list[VectorCase] = [
 
 
 # ---- Algorithms 3 and 5 where the iterates move (conform's kill matrix, issue 14) ----------------------------
-# The cases of reference/vector_cases.py run Algorithms 3 and 5 where the step keeps the iterates near uniform, so
+# The first cases (above) run Algorithms 3 and 5 where the step keeps the iterates near uniform, so
 # that an edit of the trajectory (a step, an index, a sign, the data read) rarely moves a sampled vertex. These
 # cases take a large epsilon (the step is proportional to it) and games or losses whose gradients keep one
 # direction, so that the iterates travel far from uniform and the output's vertices follow them.
-
-_VC = "reference.vector_cases"
-
 
 def _grouped_game(n: int) -> dict:
     """A 2 x 2 game on n records: atoms 1 and 2 near [[1, -0.5], [-0.6, 0.8]] (an interior saddle point), and atom
@@ -220,7 +298,7 @@ def _grouped_game(n: int) -> dict:
 def _game_saddle(kw) -> np.ndarray:
     """(x*, y*) stacked: a saddle point of the game of the case's records (their empirical law), by linear
     programming (reference.algorithms.saddle_point.game_value)."""
-    from .algorithms import saddle_point as sp
+    from ...algorithms import saddle_point as sp
 
     _, x_star, y_star = sp.game_value(sp.QuadraticSaddle(kw["atoms"], _records(kw["data"])).A_bar)
     return np.r_[x_star, y_star]
@@ -247,7 +325,7 @@ _ALG3_MOVING = {"paper": (184.0, 1e-10), "certified": (30.0, 1e-6)}
 CASES += [
     VectorCase(
         algorithm="saddle_point:Algorithm 3", name=f"{calibration}-grouped2x2-n512-B4-eps{epsilon:g}",
-        reference=f"{_VC}:saddle_point_bias_reduced", output=_xy,
+        reference=f"{_HERE}:saddle_point_bias_reduced", output=_xy,
         make_kwargs=_alg3_moving(calibration, epsilon, delta),
         seed=301, array_args=("atoms", "data"),
         statistic=_distance_to_saddle(_alg3_moving(calibration, epsilon, delta)), n_runs=3000,
@@ -261,7 +339,7 @@ CASES += [
     # 4000 runs a side, 0.9975 at 3500 (the distance: 0.29 at 3000; docs/conformance.md)
     VectorCase(
         algorithm="saddle_point:Algorithm 3", name="certified-grouped2x2-n512-B4-eps30-sum",
-        reference=f"{_VC}:saddle_point_bias_reduced", output=_xy,
+        reference=f"{_HERE}:saddle_point_bias_reduced", output=_xy,
         make_kwargs=_alg3_moving("certified", *_ALG3_MOVING["certified"]),
         seed=302, array_args=("atoms", "data"), statistic=_first_of_each, n_runs=4000,
     ),
@@ -270,7 +348,7 @@ CASES += [
 
 # ---- Algorithm 1 on a game its iterates actually play (issue 14: the law check and replay see the dynamics)
 #
-# The game3x2 cases of reference/vector_cases.py take steps of about 0.04: their iterates stay within a few
+# The game3x2 cases (above) take steps of about 0.04: their iterates stay within a few
 # percent of uniform and their outputs are, nearly, draws from the uniform point whatever the dynamics.
 # Here epsilon = 10 and B = 40 (n = 200, T = 5, K = 1) give Proposition 3.3's step eta = 3.5: within five
 # steps the iterates leave uniform for the game's best responses (x_5 about (0, 0.99, 0.01) on seed 1),
@@ -294,7 +372,7 @@ def _alg1_offcentre_kwargs() -> dict:
 CASES += [
     VectorCase(
         algorithm="saddle_point:Algorithm 1", name="paper-offcentre3x2-n200-T5-K1-eps10",
-        reference=f"{_VC}:saddle_point_matrix_game", output=_xy, make_kwargs=_alg1_offcentre_kwargs,
+        reference=f"{_HERE}:saddle_point_matrix_game", output=_xy, make_kwargs=_alg1_offcentre_kwargs,
         seed=54, array_args=("atoms", "data"),
         # ||(x, y) - (x*, y*)||_1 over all five coordinates (x[0] alone misses a y-player's wrong sign)
         statistic=_distance_to_saddle(_alg1_offcentre_kwargs), n_runs=3000,
@@ -353,7 +431,7 @@ def _alg5_kwargs(data, epsilon, delta, K, tau, calibration):
 
 CASES += [
     VectorCase(
-        algorithm="saddle_point:Algorithm 5", name=name, reference=f"{_VC}:saddle_point_sco", output=_x,
+        algorithm="saddle_point:Algorithm 5", name=name, reference=f"{_HERE}:saddle_point_sco", output=_x,
         make_kwargs=_alg5_kwargs(data, epsilon, delta, K, tau, calibration),
         seed=501, array_args=("a", "b"),
         invariants=_ALG5_INVARIANTS + ((_ALG5_ONE_VERTEX,) if calibration == "paper" else ()),

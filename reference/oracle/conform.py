@@ -1,7 +1,7 @@
 """The oracle harness: check another implementation against the reference, property by property.
 
 ``python -m reference conform MODULE:FUNCTION --algorithm ID`` runs the property suite on the
-candidate, for every test-vector case of the algorithm id (see :mod:`reference.vector_cases`), and
+candidate, for every test-vector case of the algorithm id (see :mod:`reference.oracle.cases`), and
 gives one verdict per property (aggregated over the cases), in two groups that answer two questions:
 
 **Does it conform?** (:data:`CONFORMANCE`; these set the exit status) The properties of what the
@@ -13,13 +13,13 @@ candidate releases, and of what it claims about itself:
   audit of the candidate itself at that pair, and beside it the same audit of the reference at half
   its noise, which must be flagged (else the check has no power and fails).
 - **claim** (a candidate that reports a ledger and a claimed epsilon): its ledger, certified by this
-  package's accountant, covers its own claim (:func:`reference.conformance_checks.claim_check`).
-- **rate** (cases with a :class:`~reference.properties.Rate`): the candidate's error over a small
+  package's accountant, covers its own claim (:func:`reference.oracle.checks.claim_check`).
+- **rate** (cases with a :class:`~reference.oracle.properties.Rate`): the candidate's error over a small
   grid, fitted by :func:`reference.audit.rates.fit_rate`, against the reference's fit on the same
   data and seeds.
 - **feasibility**, **sparsity**, **zero-noise** (the case's ``invariants``), **finite-shape** and
   **determinism** (every case; determinism only of a candidate that draws from ``rng``): see
-  :mod:`reference.properties` and :func:`invariant_rows`.
+  :mod:`reference.oracle.properties` and :func:`invariant_rows`.
 - **validation** (every case): the input contract. Inputs outside the domain the privacy proof needs
   are refused (a ValueError, or an error naming the parameter); a TypeError is a call mismatch.
 
@@ -31,7 +31,7 @@ when asked: ``--require replay``, ``--require accounting``, or a ``--mode`` that
   equal the reference's within the case's tolerance. A correct port that draws its noise its own way
   (another order, another sign, another sampler) fails it and still conforms.
 - **accounting**: the candidate's ledger (certified by this package's accountant) and claimed epsilon
-  against the reference's for the same run (:mod:`reference.conformance_checks`).
+  against the reference's for the same run (:mod:`reference.oracle.checks`).
 
 A property the case does not declare is reported ``n/a`` with the reason. No exception of the candidate
 stops the run: it becomes that property's FAIL with the exception. The candidate's result may be the
@@ -54,11 +54,11 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from .errors import ParameterError, ReferenceSpecError
-from .conformance_checks import accounting_check, accounting_report, claim_check, validation_check
+from ..errors import ParameterError, ReferenceSpecError
+from .checks import accounting_check, accounting_report, claim_check, validation_check
 from .properties import PROPERTIES, Rate, Refuses, ZeroNoise, generic_refusals
-from .vectors import (VectorCase, ScaledNoise, _jsonable, cases, distribution_check, privacy_check, replay,
-                      resolve, run_case)
+from .suite import cases
+from .vectors import VectorCase, ScaledNoise, _jsonable, distribution_check, privacy_check, replay, resolve, run_case
 
 #: The comparisons with the reference itself: "is it bit-exact?" (replay: the reference's draws give the
 #: reference's output) and "does it report the reference's accounting?" (accounting). Always run and
@@ -174,10 +174,10 @@ class Reading:
 
 
 def _online_private_sum_read(W, R, epsilon, delta, calibration, rng, log_base, inner_log_base):
-    """online Algorithm 5 as reference.vector_cases.online_private_sum, its printed sigma read with the given
+    """online Algorithm 5 as reference.oracle.cases.online.online_private_sum, its printed sigma read with the given
     bases (online-E03: ``log_base`` of log^2 T and of the log T inside; online-E08: ``inner_log_base`` of the
     outer log of log(log T / delta))."""
-    from .algorithms import online as ol
+    from ..algorithms import online as ol
 
     W = np.asarray(W, dtype=float)
     T = W.shape[0]
@@ -208,8 +208,8 @@ def online_private_sum_ln_inner_log2(W, R, epsilon, delta, calibration, rng):
 
 
 def online_pqftl_ln(V, y, epsilon, delta, R, alpha, calibration, rng):
-    """online Algorithm 4 as reference.vector_cases.online_pqftl, under the reading tree_log=ln."""
-    from .algorithms import online as ol
+    """online Algorithm 4 as reference.oracle.cases.online.online_pqftl, under the reading tree_log=ln."""
+    from ..algorithms import online as ol
 
     V = np.asarray(V, dtype=float)
     fs = [ol.SquaredLoss(V[t], float(y[t]), alpha) for t in range(V.shape[0])]
@@ -271,7 +271,7 @@ def _under_readings(case: VectorCase, readings: dict) -> VectorCase:
     key = (case.algorithm, *(readings.get(name, READINGS[name].default) for name in ("tree_log", "tree_inner_log")))
     if key[1:] == (READINGS["tree_log"].default, READINGS["tree_inner_log"].default):
         return case
-    return dataclasses.replace(case, reference=f"{_PKG}.conformance:{_READ_TARGETS[key]}")
+    return dataclasses.replace(case, reference=f"{_PKG}.conform:{_READ_TARGETS[key]}")
 
 
 _READ_PARTS = {a for a, *_ in _READ_TARGETS}
@@ -434,8 +434,8 @@ def call_contract_markdown() -> str:
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 
-    lines = [CONTRACT_BEGIN, "", "Generated from the cases (`reference.conformance.call_contract`; rewrite with "
-             "`python -c \"from reference.conformance import write_call_contract; "
+    lines = [CONTRACT_BEGIN, "", "Generated from the cases (`reference.oracle.conform.call_contract`; rewrite with "
+             "`python -c \"from reference.oracle.conform import write_call_contract; "
              "write_call_contract('docs/conformance.md')\"`).", "",
              "| id | arguments (keywords, then rng) | returns | certified noise for a port without an accountant |",
              "|---|---|---|---|"]
@@ -465,7 +465,7 @@ def _na(case: VectorCase, prop: str, default: str) -> str:
 
 def case_refusals(case: VectorCase) -> tuple[Refuses, ...]:
     """The validation property's inputs for ``case``: its declared :class:`Refuses` and the generic ones
-    (:func:`reference.properties.generic_refusals`) for the inputs it has."""
+    (:func:`reference.oracle.properties.generic_refusals`) for the inputs it has."""
     declared = tuple(inv for inv in case.invariants if isinstance(inv, Refuses))
     return declared + generic_refusals(case.make_kwargs(), case.array_args)
 
@@ -603,7 +603,7 @@ def invariant_rows(case: VectorCase, function: Callable, props: tuple[str, ...],
 
 def _refuses_setting(exc: BaseException, setting: dict) -> bool:
     """A refusal of the zero-noise setting: a ValueError (ParameterError is one) naming one of its parameters."""
-    from .conformance_checks import _names_parameter
+    from .checks import _names_parameter
 
     return isinstance(exc, (ValueError, ReferenceSpecError)) and _names_parameter(exc, tuple(setting))
 
@@ -667,13 +667,13 @@ def rate_errors(case: VectorCase, function: Callable, deep: bool = False, seed: 
 
 
 def rate_check(case: VectorCase, function: Callable, deep: bool = False) -> tuple[bool, str]:
-    """The candidate's fitted slope against the reference's (see :class:`reference.properties.Rate`).
+    """The candidate's fitted slope against the reference's (see :class:`reference.oracle.properties.Rate`).
 
     Both fits use the same data and seeds; the intervals are at ``spec.confidence`` (0.99). Two
     independent 99% intervals of the same slope fail to overlap with probability about 3e-4 (normal
     approximation, equal widths), and common random numbers only lower it: that is the false-alarm
     rate against a correct candidate."""
-    from .audit.rates import fit_rate
+    from ..audit.rates import fit_rate
 
     spec: Rate = case.rate
     key = (case.algorithm, case.name, deep)
@@ -701,7 +701,7 @@ def check_implementation(target: str | Callable, algorithm: str, mode: str = "al
                          require: str | Iterable[str] | None = None, readings: Iterable[str] | dict | None = None,
                          unseeded: bool = False):
     """Every case of ``algorithm``, every property ``mode`` selects ('all', or comma-separated property
-    names of :data:`reference.properties.PROPERTIES`; 'both' and 'distribution' as before) and every
+    names of :data:`reference.oracle.properties.PROPERTIES`; 'both' and 'distribution' as before) and every
     one ``require`` names (see :func:`plan`). ``readings``: the candidate's readings of choices the
     paper leaves open (``{"tree_log": "ln"}`` or ``["tree_log=ln"]``; :data:`READINGS`): the
     reference's side is computed under them. ``unseeded``: the candidate takes no seed (determinism

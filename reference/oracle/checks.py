@@ -22,7 +22,7 @@
   accountant, covers the epsilon the candidate itself claims (:func:`claim_check`); ``n/a`` unless it
   reports both.
 
-- **validation** (a conformance property): the input contract. Each :class:`reference.properties.Refuses`
+- **validation** (a conformance property): the input contract. Each :class:`reference.oracle.properties.Refuses`
   of the case runs the candidate on the case's inputs with the setting merged in; a ValueError (or an
   error of :mod:`reference.errors`, or any exception naming the changed parameter) is a refusal and
   passes; a TypeError is a call mismatch and fails as such; returning fails, showing what was returned
@@ -43,14 +43,14 @@ DEFAULT_DELTA = 1e-6
 
 
 def _event_fields() -> tuple[str, ...]:
-    from .privacy.ledger import MechanismEvent
+    from ..privacy.ledger import MechanismEvent
 
     return tuple(f.name for f in dataclasses.fields(MechanismEvent))
 
 
 def _as_event(e):
     """One foreign event (an object with MechanismEvent's fields, or a dict) as this package's event."""
-    from .privacy.ledger import MechanismEvent
+    from ..privacy.ledger import MechanismEvent
 
     get = (lambda k, d=None: e.get(k, d)) if isinstance(e, dict) else (lambda k, d=None: getattr(e, k, d))
     values = {k: get(k) for k in _event_fields() if get(k) is not None}
@@ -92,8 +92,8 @@ def _delta(kwargs: dict) -> float:
 
 
 def _certified(events, delta: float) -> float:
-    from .privacy.accounting import certify
-    from .privacy.ledger import FrozenLedger
+    from ..privacy.accounting import certify
+    from ..privacy.ledger import FrozenLedger
 
     return certify(FrozenLedger(tuple(events)), delta).epsilon
 
@@ -254,7 +254,7 @@ def _shown_output(out) -> str:
 
 
 def validation_check(case, function: Callable, refusal, read: Callable | None = None) -> tuple[str, str]:
-    """(status, detail) of one :class:`reference.properties.Refuses` on ``case``.
+    """(status, detail) of one :class:`reference.oracle.properties.Refuses` on ``case``.
 
     The input contract: the candidate must refuse the input. A ``ValueError`` (every error of
     :mod:`reference.errors` that flags bad input is one) is a refusal, whatever its message; so is
@@ -263,7 +263,7 @@ def validation_check(case, function: Callable, refusal, read: Callable | None = 
     cases pass), reported as such and failed: it says nothing about the input. Any other exception
     is a crash, not a refusal. Returning an output fails, and the row shows what was returned.
     ``read``: how to read the output from the result (``case.output`` by default)."""
-    from .errors import ReferenceSpecError
+    from ..errors import ReferenceSpecError
 
     read = case.output if read is None else read
     change = refusal.change(case.make_kwargs())
