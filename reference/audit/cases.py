@@ -347,6 +347,7 @@ class RateCase:
         fits it on the same grid and repeats, and the row records whether the same
         rule refuses it (``negative_control_detected``), exactly as for privacy rows.
         ``negative_control_note`` says what it is.
+    in_quick: False keeps a row too slow for ``--quick`` to the full audit (as for PrivacyCase).
 
     Verdict (see the runner): ``consistent`` only when the interval is consistent
     with the claim under ``relation``/``tolerance`` *and* contains the claimed
@@ -370,9 +371,12 @@ class RateCase:
     nearest_wrong_slope: float | None = None
     negative_control: Callable[[float, Any], float] | None = None
     negative_control_note: str = ""
+    in_quick: bool = True
 
     def __post_init__(self) -> None:
         _check_claim_id(self.claim)
+        if not isinstance(self.in_quick, bool):
+            raise ParameterError("RateCase.in_quick", "True or False", self.in_quick)
         if self.nearest_wrong_slope is not None:
             if not isinstance(self.nearest_wrong_slope, (int, float)) or not math.isfinite(self.nearest_wrong_slope) \
                     or self.nearest_wrong_slope == self.claimed_slope:

@@ -19,6 +19,7 @@ Every callable is a module-level function or a functools.partial of one (picklab
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -378,4 +379,142 @@ def audit_cases() -> list:
         negative_control=rate_control_trial,
         negative_control_note="Theorem 4.1's sigma with the bucket count m in place of n (error grows like n^(1/4))",
     ))
-    return cases + whitebox_cases()
+    return cases + whitebox_cases() + convex_rate_cases()
+
+
+# ---------------------------------------------------------------------------
+# Rate rows of the headline convex theorems (Theorems 5.2 and 5.5; full audit only)
+#
+# Instance: the linear loss l(w, x) = -<w, x> on the box W = [-a/2, a/2]^d (diameter M = a sqrt d), data
+# x = mu + heavy-tailed noise with mu_j = R / sqrt(d) (so ||grad L|| = ||mu|| = R, Assumption 2.12's bound held with
+# equality). Its gradients -x_i do not depend on w: every oracle call of Algorithm 2 sees the same n gradients, so
+# Algorithm 3 / Algorithm 4 returns the same mu_hat at every step and the steps differ only by their fresh Gaussian
+# noise. A run is then w^t = Proj_W(w^{t-1} - eta (mu_hat + sigma z_t)), z_t ~ N(0, I_d), which ``convex_box_run``
+# replays with the T draws taken in cdp_sco's order (tests/heavy_tailed/test_rates.py ties the two, iterate by
+# iterate, at the same seed); mu_hat comes from the package's estimator and sigma from its printed noise. Each
+# coordinate is a reflected random walk drifting to the face a/2 at speed eta mu_j, so the excess risk
+# sum_j mu_j (a/2 - wbar_j) is the start-up term M R / (8 sqrt T) plus the walk's mean distance from the face,
+# eta sigma^2 / 2 per coordinate: at both theorems' schedules each term is their private term (the instance has
+# no non-private term: the oracle's sampling error only rescales the drift).
+
+
+def linear_gradients(w, S):
+    """Per-sample gradients of l(w, x) = -<w, x>: -x_i, whatever w."""
+    return -np.asarray(S, dtype=float)
+
+
+def convex_box_run(mu_hat_grad, sigma: float, eta: float, T: int, half_side: float, rng) -> np.ndarray:
+    """The iterates w^0..w^T of Algorithm 1 on W = [-half_side, half_side]^d when every oracle answer is
+    mu_hat_grad + sigma z_t (z_t ~ N(0, I_d) drawn as gaussian_mechanism draws it): w^0 = Proj_W(0) = 0,
+    w^t = clip(w^{t-1} - eta (mu_hat_grad + sigma z_t))."""
+    g = np.asarray(mu_hat_grad, dtype=float)
+    d = g.size
+    out = np.empty((T + 1, d))
+    w = np.zeros(d)
+    out[0] = w
+    for t in range(1, T + 1):
+        noisy = g + sigma * rng.standard_normal(d)
+        w = np.clip(w - eta * noisy, -half_side, half_side)
+        out[t] = w
+    return out
+
+
+def box_excess(iterates, mu, half_side: float) -> float:
+    """L(wbar) - min_W L for l = -<w, x> on the box: sum_j |mu_j| half_side - <wbar, mu>, wbar = the average of
+    w^1..w^T (Theorems 5.2 and 5.5 output it)."""
+    wbar = np.asarray(iterates)[1:].mean(axis=0)
+    mu = np.asarray(mu, dtype=float)
+    return float(np.sum(np.abs(mu)) * half_side - wbar @ mu)
+
+
+THM52 = dict(d=128, k=4.0, rho=36.0, M=math.sqrt(128.0), R=10.0, beta=0.1)
+THM55 = dict(d=4, q=1.0, rho=0.5, M=2.0, R=2.0, c=1.0)
+
+
+def thm52_schedule(n: int):
+    """Theorem 5.2's tau, T and eta at (n, THM52) (the formulas of ht.schedule_thm52; Algorithm 3's beta = 0.1 as in
+    Corollary 4.2, not Lemma B.2's (n^-3/M)^(2d), which is for bounds uniform over W and would need n >= 3.7e4
+    buckets here, heavy_tailed-E15)."""
+    from ..algorithms import heavy_tailed as ht
+
+    p = THM52
+    tau, T_real, _, _ = ht._thm52_parts(n, p["d"], p["rho"], p["k"], p["M"], p["R"])
+    T = max(1, math.floor(T_real))
+    return tau, T, p["M"] / (p["R"] * math.sqrt(T))
+
+
+def thm52_trial(n, rng, *, control: bool = False) -> float:
+    """Excess risk of one run of Algorithm 2 with CDPCWME (printed noise) at Theorem 5.2's schedule on the box
+    instance (d = 128, k = 4, centred Lomax noise with unit 4th moment). ``control``: Theorem 4.1's sigma with the
+    bucket count m where n belongs (heavy_tailed-M50: the noise does not shrink with n)."""
+    from ..algorithms import heavy_tailed as ht
+
+    p = THM52
+    n, d = int(n), p["d"]
+    tau, T, eta = thm52_schedule(n)
+    mu = np.full(d, p["R"] / math.sqrt(d))
+    X = ht.heavy_tailed_data(n, d, p["k"], rng, mu=mu, distribution="lomax")
+    # one CDPCWME(rho/T, tau) call gives Algorithm 3's mu_hat of the gradients and the printed sigma (its own noise
+    # draw, from a throwaway generator, is not used: the walk draws every step's noise from rng)
+    est = ht.cdpcwme(linear_gradients(None, X), p["rho"] / T, tau, p["beta"], np.random.default_rng(0))
+    del X
+    mu_hat, sigma = est.non_private, est.noise_scale
+    if control:
+        sigma *= n / est.m
+    half = p["M"] / (2 * math.sqrt(d))
+    return box_excess(convex_box_run(mu_hat, sigma, eta, T, half, rng), mu, half)
+
+
+def thm55_schedule(n: int):
+    from ..algorithms import heavy_tailed as ht
+
+    p = THM55
+    s = ht.schedule_thm55(n, p["d"], p["rho"], p["q"], M=p["M"], R=p["R"])
+    return s.tau, s.T, s.eta
+
+
+def thm55_trial(n, rng, *, control: bool = False) -> float:
+    """Excess risk of one run of Algorithm 2 with CDPNSME (Algorithm 4, c = 1 >= c*, printed noise) at Theorem 5.5's
+    schedule (q = 1) on the box instance (d = 4, k = 2: centred Lomax noise, alpha = 3, unit variance).
+    ``control``: line 7's variance tau^2 d / (rho n) with n where n^2 belongs (heavy_tailed-M51)."""
+    from ..algorithms import heavy_tailed as ht
+
+    p = THM55
+    n, d = int(n), p["d"]
+    tau, T, eta = thm55_schedule(n)
+    mu = np.full(d, p["R"] / math.sqrt(d))
+    X = ht.heavy_tailed_data(n, d, 2.0, rng, mu=mu, distribution="symmetric_lomax", shape=3.0)
+    est = ht.cdpnsme(linear_gradients(None, X), p["rho"] / T, tau, np.random.default_rng(0), c=p["c"])
+    sigma = est.noise_scale * (math.sqrt(n) if control else 1.0)
+    half = p["M"] / (2 * math.sqrt(d))
+    return box_excess(convex_box_run(est.non_private, sigma, eta, T, half, rng), mu, half)
+
+
+def convex_rate_cases() -> list:
+    return [
+        RateCase(
+            claim="heavy_tailed:Theorem 5.2",
+            title="Algorithm 2 + CDPCWME (printed noise) at Theorem 5.2's schedule, excess risk against n (linear loss "
+                  "on a box, d=128, k=4, rho=36, R=10, Lomax data)",
+            trial=thm52_trial, grid=THM52_GRID, repeats=10, confidence=0.99,
+            claimed_slope=-0.75, relation="equal", tolerance=0.05, nearest_wrong_slope=-0.5,
+            negative_control=functools.partial(thm52_trial, control=True),
+            negative_control_note="Theorem 4.1's sigma with the bucket count m in place of n (the noise does not "
+                                  "shrink with n; heavy_tailed-M50)",
+            in_quick=False,
+        ),
+        RateCase(
+            claim="heavy_tailed:Theorem 5.5",
+            title="Algorithm 2 + CDPNSME (c=1, printed noise) at Theorem 5.5's schedule (q=1), excess risk against n "
+                  "(linear loss on a box, d=4, k=2, rho=0.5, M=R=2, Lomax data)",
+            trial=thm55_trial, grid=THM55_GRID, repeats=12, confidence=0.99,
+            claimed_slope=-0.5, relation="equal", tolerance=0.05, nearest_wrong_slope=-1.0 / 3.0,
+            negative_control=functools.partial(thm55_trial, control=True),
+            negative_control_note="Algorithm 4 line 7's variance with n in place of n^2 (heavy_tailed-M51)",
+            in_quick=False,
+        ),
+    ]
+
+
+THM52_GRID = (6_400, 16_000, 40_000, 64_000)
+THM55_GRID = (3_000, 7_500, 15_000, 30_000)

@@ -376,4 +376,22 @@ MUTANTS = (
         checks=(f"{PRIV}::test_paper_noise_is_2S2_rho_and_refuted_below_c_star",),
         fast=True,
     ),
+    Mutant(
+        id="heavy_tailed-M50", target="heavy_tailed:CDPCWME", bug_class="noise-scale",
+        description="CDPCWME's printed sigma with the bucket count m where n belongs (the noise does not shrink with "
+                    "n; the negative control of the Theorem 5.2 and Corollary 4.2 rate rows)",
+        file=F, find="sigma = cwme_paper_sigma(n, d, tau, rho, beta) if beta is not None else",
+        replace="sigma = cwme_paper_sigma(m, d, tau, rho, beta) if beta is not None else",
+        checks=(f"{EST}::test_paper_noise_constants",
+                "tests/heavy_tailed/test_rates.py::test_cdpcwme_rate_in_n"),
+    ),
+    Mutant(
+        id="heavy_tailed-M51", target="heavy_tailed:Algorithm 4", bug_class="noise-scale",
+        description="Algorithm 4 line 7's variance tau^2 d / (rho n) with n where n^2 belongs (the negative control of "
+                    "the Theorem 5.5 rate row)",
+        file=F, find="    return tau * math.sqrt(d / rho) / n\n",
+        replace="    return tau * math.sqrt(d / rho) / math.sqrt(n)\n",
+        checks=(f"{EST}::test_paper_noise_constants",
+                "tests/heavy_tailed/test_rates.py::test_theorem_5_5_rate_in_n_with_control"),
+    ),
 )

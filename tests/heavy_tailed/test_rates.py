@@ -11,6 +11,8 @@ interval is at 99%.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -167,3 +169,83 @@ def test_pure_versus_concentrated_separation_in_d():
     bad = fit_rate(SEP_DS, F2 / E2.mean(axis=1)[:, None], np.random.default_rng(0), confidence=0.99)
     with pytest.raises(AssertionError):
         assert_rate(bad, 3 / 8, 0.5, relation="equal", tolerance=0.0, what="control")
+
+
+# ---------------------------------------------------------------------------
+# Theorems 5.2 and 5.5: the audit's rate rows (reference/audit/cases_heavy_tailed.py, full audit only).
+# The rows replay Algorithm 2 on the linear box instance (every oracle call sees the same gradients -x_i, so
+# only the fresh noise differs between steps); the first test ties that replay to cdp_sco itself.
+
+from reference.audit import cases_heavy_tailed as hcases  # noqa: E402
+from reference.audit.cases import RateCase  # noqa: E402
+from reference.geometry.sets import LinfBall  # noqa: E402
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 5.2")
+@pytest.mark.claim("heavy_tailed:Theorem 5.5")
+@pytest.mark.parametrize("oracle", ["cwme", "nsme"])
+def test_convex_box_replay_is_cdp_sco_iterate_by_iterate(oracle):
+    """Same seed, same data: cdp_sco (the package's Algorithm 2, T oracle calls) and the rows' replay
+    (one estimator call for mu_hat and sigma, then the walk) give the same iterates, d = 3, T = 40, the box of
+    half side 0.4 (the projection acts: the drift pushes every coordinate into the face)."""
+    d, n, T, eta, rho, tau, half = 3, 90, 40, 0.05, 0.7, 12.0, 0.4
+    X = ht.heavy_tailed_data(n, d, 3.0, np.random.default_rng(1), mu=np.array([1.5, -2.0, 0.8]))
+    kw = dict(tau=tau, beta=0.3) if oracle == "cwme" else dict(tau=tau, c=1.3)
+    res = ht.cdp_sco(X, hcases.linear_gradients, LinfBall(d, half), rho, T, eta, np.random.default_rng(7),
+                     oracle=oracle, **kw)
+    G = hcases.linear_gradients(None, X)
+    est = (ht.cdpcwme(G, rho / T, tau, 0.3, np.random.default_rng(0)) if oracle == "cwme"
+           else ht.cdpnsme(G, rho / T, tau, np.random.default_rng(0), c=1.3))
+    its = hcases.convex_box_run(est.non_private, est.noise_scale, eta, T, half, np.random.default_rng(7))
+    assert np.allclose(its, res.iterates, rtol=0, atol=1e-12)
+    assert np.any(np.abs(its[-1]) == half)                     # the face is reached: the clip is exercised
+    mu = X.mean(axis=0)
+    wbar = res.w_priv
+    assert hcases.box_excess(its, mu, half) == pytest.approx(float(np.sum(np.abs(mu)) * half - wbar @ mu), rel=1e-12)
+
+
+@pytest.mark.claim("heavy_tailed:Theorem 5.2")
+@pytest.mark.claim("heavy_tailed:Theorem 5.5")
+def test_convex_rate_rows_are_full_audit_rows_with_controls():
+    rows = {c.claim: c for c in hcases.audit_cases() if isinstance(c, RateCase)}
+    for claim, slope, wrong in (("heavy_tailed:Theorem 5.2", -0.75, -0.5), ("heavy_tailed:Theorem 5.5", -0.5, -1 / 3)):
+        row = rows[claim]
+        assert not row.in_quick and row.negative_control is not None and row.negative_control_note
+        assert (row.claimed_slope, row.nearest_wrong_slope) == (slope, pytest.approx(wrong))
+    # the schedules the trials use are the theorems' (Theorem 5.5 through schedule_thm55; Theorem 5.2's formulas
+    # written here): tau = (sqrt(rho) n / (M d^1.5))^(1/k), T = floor(R^2 rho n^2 / (tau^2 d^4)), eta = M/(R sqrt T)
+    p = hcases.THM52
+    n = hcases.THM52_GRID[0]
+    tau = (math.sqrt(p["rho"]) * n / (p["M"] * p["d"] ** 1.5)) ** (1 / p["k"])
+    T = math.floor(p["R"] ** 2 * p["rho"] * n * n / (tau * tau * p["d"] ** 4))
+    assert hcases.thm52_schedule(n) == (pytest.approx(tau, rel=1e-12), T, pytest.approx(p["M"] / (p["R"] * math.sqrt(T))))
+
+
+def convex_rate_fit(trial, grid, reps, seed, **kw):
+    rng = np.random.default_rng(seed)
+    E = np.array([[trial(n, rng, **kw) for _ in range(reps)] for n in grid])
+    return fit_rate(grid, E, np.random.default_rng(seed), confidence=0.99)
+
+
+@pytest.mark.deep
+@pytest.mark.claim("heavy_tailed:Theorem 5.2")
+def test_theorem_5_2_rate_in_n_with_control():
+    """Measured (seed 3, 6 repeats, 99%): -0.751 [-0.760, -0.739]; control (sigma with m for n, heavy_tailed-M50)
+    +0.000 [-0.002, 0.002], flagged. About 40 s."""
+    fit = convex_rate_fit(hcases.thm52_trial, hcases.THM52_GRID, 6, 3)
+    assert_rate(fit, -0.75, -0.5, relation="equal", tolerance=0.05, what="Theorem 5.2")
+    bad = convex_rate_fit(hcases.thm52_trial, hcases.THM52_GRID, 6, 4, control=True)
+    with pytest.raises(AssertionError):
+        assert_rate(bad, -0.75, -0.5, relation="equal", tolerance=0.05, what="control")
+
+
+@pytest.mark.deep
+@pytest.mark.claim("heavy_tailed:Theorem 5.5")
+def test_theorem_5_5_rate_in_n_with_control():
+    """Measured (seed 3, 8 repeats, 99%): -0.508 [-0.527, -0.488], excludes -1/3; control (variance with n for n^2,
+    heavy_tailed-M51) +0.007 [0.003, 0.012], flagged. About 30 s."""
+    fit = convex_rate_fit(hcases.thm55_trial, hcases.THM55_GRID, 8, 3)
+    assert_rate(fit, -0.5, -1 / 3, relation="equal", tolerance=0.05, what="Theorem 5.5")
+    bad = convex_rate_fit(hcases.thm55_trial, hcases.THM55_GRID, 8, 4, control=True)
+    with pytest.raises(AssertionError):
+        assert_rate(bad, -0.5, -1 / 3, relation="equal", tolerance=0.05, what="control")
