@@ -222,7 +222,8 @@ MUTANTS = (
         description="line 4's influence applied to x instead of x / tau (the survivor of the review: the suite "
                     "only probed records at +-1e12 tau, where psi_c is flat)",
         file=F, find="smoothed_influence(X[:, j] / tau, c)", replace="smoothed_influence(X[:, j], c)",
-        checks=(f"{EST}::test_algorithm4_mu_hat_equals_the_paper_lines",),
+        checks=("tests/heavy_tailed/test_appendix_b.py::test_lemma_b4_bias_bound_and_its_order_is_attained",
+                f"{EST}::test_algorithm4_mu_hat_equals_the_paper_lines",),
     ),
     Mutant(
         id="heavy_tailed-M30", target="heavy_tailed:Algorithm 2", bug_class="step-size",
@@ -327,7 +328,8 @@ MUTANTS = (
         id="heavy_tailed-M43", target="heavy_tailed:Theorem 1.4", bug_class="composition",
         description="Fano's classical term without its + log 2: 1 - KL / log M",
         file=F, find="classical = 1.0 - (kl + math.log(2.0)) / logM", replace="classical = 1.0 - kl / logM",
-        checks=("tests/heavy_tailed/test_schedules.py::test_fano_cdp_bound_is_the_theorem_with_each_term_active",),
+        checks=("tests/heavy_tailed/test_appendix_b.py::test_gaussian_packing_with_distance_d_over_8_and_fano",
+                "tests/heavy_tailed/test_schedules.py::test_fano_cdp_bound_is_the_theorem_with_each_term_active",),
     ),
     Mutant(
         id="heavy_tailed-M44", target="heavy_tailed:Theorem 1.4", bug_class="composition",
@@ -353,7 +355,8 @@ MUTANTS = (
         description="Algorithm 3 returns the plain sample mean (no clip, no buckets, no median)",
         file=F, find="    # Line 11-12: output mu_hat = (mu_hat_1, ..., mu_hat_d)\n    return mu_hat\n",
         replace="    # Line 11-12: output mu_hat = (mu_hat_1, ..., mu_hat_d)\n    return X.mean(axis=0)\n",
-        checks=(f"{EST}::test_theorem_4_1_error_grows_like_sqrt_log_1_over_beta_where_the_sample_mean_does_not",
+        checks=("tests/heavy_tailed/test_appendix_b.py::test_lemma_b5_private_term_is_the_oracle_noise",
+                f"{EST}::test_theorem_4_1_error_grows_like_sqrt_log_1_over_beta_where_the_sample_mean_does_not",
                 f"{EST}::test_algorithm3_equals_the_paper_lines"),
     ),
     # The survivor of the independent helper's mutants (/work/indep-mutants/heavy_tailed.json, indep-heavy_tailed-17,
@@ -393,5 +396,13 @@ MUTANTS = (
         replace="    return tau * math.sqrt(d / rho) / math.sqrt(n)\n",
         checks=(f"{EST}::test_paper_noise_constants",
                 "tests/heavy_tailed/test_rates.py::test_theorem_5_5_rate_in_n_with_control"),
+    ),
+    Mutant(
+        id="heavy_tailed-M52", target="heavy_tailed:CDPCWME", bug_class="noise-scale",
+        description="the printed noise of the m path (Theorem 5.2's schedule) with m where the proof has m^2: "
+                    "72 tau^2 m d / (rho n^2)",
+        file=F, find="math.sqrt(72.0 * tau * tau * m_real * m_real * d / (rho * n * n))",
+        replace="math.sqrt(72.0 * tau * tau * m_real * d / (rho * n * n))",
+        checks=("tests/heavy_tailed/test_appendix_b.py::test_lemma_b2_noise_term_on_the_theorem_5_2_path",),
     ),
 )
