@@ -579,7 +579,7 @@ def _common(T, epsilon, delta, rng, calibration, *, minimum_T=2):
 
 
 def igd_update(alpha):
-    """The OCP update A of IGD for :func:`pocp`: x_{t+1} = f_t.prox(x_t, 1/(alpha t), C)."""
+    """The OCP update A of IGD for :func:`pocp` (Algorithm 2 lines 6-7): x_{t+1} = f_t.prox(x_t, 1/(alpha t), C)."""
     alpha = check_positive(alpha, "alpha")
     return _IGDUpdate(alpha)
 
@@ -590,7 +590,10 @@ class _IGDUpdate:
 
     def __call__(self, fs, xs, C):
         t = len(fs)
-        return fs[-1].prox(xs[-1], 1.0 / (self.alpha * t), C)
+        # Algorithm 2 line 6: learning rate eta_t = 1/(alpha t)
+        eta = 1.0 / (self.alpha * t)
+        # Algorithm 2 line 7 (eq. (13)): x_{t+1} = argmin_{x in C} (1/2)||x - x_t||^2 + eta_t f_t(x)
+        return fs[-1].prox(xs[-1], eta, C)
 
 
 def igd(losses, C, alpha, *, x1, T=None) -> BaseRun:
@@ -673,7 +676,7 @@ def qftl(losses, alpha, *, d) -> BaseRun:
 
 
 def pocp(losses, C, update: Callable, lam, T, epsilon, delta, rng, *, calibration="paper", x1=None,
-         keep_iterates=True, beta=None) -> OnlineResult:
+         keep_iterates=True, beta=None, loss_bounds=None, label="Algorithm 1 line 7") -> OnlineResult:
     """Private OCP (POCP): paper ``online``, Algorithm 1 (§3); privacy Theorem 1 ((3 eps, 2 delta)),
     Lemma 1 (per step), regret Theorem 2 / Corollary 1.
 
@@ -685,7 +688,9 @@ def pocp(losses, C, update: Callable, lam, T, epsilon, delta, rng, *, calibratio
              line 2 forgets it)
     T, epsilon, delta, rng, calibration ("paper" | "certified"), x1 (default: uniform on C)
     beta     a caller's own noise scale instead of line 7's (audits use it for their negative
-             controls); the ledger records it, so the certificate stays honest
+             controls; PIGD its line 8's); the ledger records it, so the certificate stays honest
+    loss_bounds  the bounds every f_t must meet, checked each round (PIGD: {"L": L, "alpha": alpha})
+    label    the ledger event's name
     """
     T, eps, delta, rng = _common(T, epsilon, delta, rng, calibration)
     C = _check_set(C)
@@ -699,7 +704,7 @@ def pocp(losses, C, update: Callable, lam, T, epsilon, delta, rng, *, calibratio
     fs, xs, decisions, costs = [], [x], [x_hat], []
     # Line 4: for t = 1 to T - 1 (the stream's round T only pays its cost; errata online-E06)
     for t, f in _rounds(losses, T):
-        _check_loss(f, t, C.dim, C)
+        _check_loss(f, t, C.dim, C, **(loss_bounds or {}))
         # Line 5: cost L_t(xhat_t) = f_t(xhat_t)
         costs.append(f(x_hat))
         fs.append(f)
@@ -714,7 +719,7 @@ def pocp(losses, C, update: Callable, lam, T, epsilon, delta, rng, *, calibratio
         x_hat = _project(C, x_tilde)
         decisions.append(x_hat)
     if len(decisions) > 1:
-        ledger.record(_stream_event(lam, beta, len(decisions) - 1, "Algorithm 1 line 7"))
+        ledger.record(_stream_event(lam, beta, len(decisions) - 1, label))
     return _online_result(decisions, xs if keep_iterates else None, costs, T, beta, lam, calibration,
                           eps, delta, 3 * eps, 2 * delta, ledger)
 
@@ -737,11 +742,13 @@ def private_igd(losses, C, T, epsilon, delta, L, alpha, rng, *, calibration="pap
     """Private Implicit Gradient Descent (PIGD): paper ``online``, Algorithm 2 (§3.3); sensitivity
     Lemma 4, privacy Theorem 3 ((3 eps, 2 delta)), regret Theorem 4.
 
-    Every f_t must be alpha-strongly convex and L-Lipschitz on C (checked each round). The ledger
-    records the true sensitivity 2L/(alpha t) (:func:`igd_sensitivity`); ``"paper"`` draws the
-    noise of line 8 as printed (beta with 2L, no 1/alpha), ``"certified"`` the accountant's beta
-    for 2L/alpha. ``beta`` overrides line 8's noise scale (audits' negative controls); the ledger
-    records whatever is drawn.
+    Algorithm 2 is Algorithm 1 with IGD as the OCP algorithm A ("similar to POCP", §3.3; Theorems 3 and 4
+    follow from Theorems 1 and 2), so it runs :func:`pocp` with A = :func:`igd_update` (lines 6-7); its own
+    parts are line 2's noise and the per-round checks. Every f_t must be alpha-strongly convex and
+    L-Lipschitz on C (checked each round). The ledger records the true sensitivity 2L/(alpha t)
+    (:func:`igd_sensitivity`); ``"paper"`` draws the noise of line 8 as printed (beta with 2L, no 1/alpha),
+    ``"certified"`` the accountant's beta for 2L/alpha. ``beta`` overrides line 8's noise scale (audits'
+    negative controls); the ledger records whatever is drawn.
     """
     T, eps, delta, rng = _common(T, epsilon, delta, rng, calibration)
     C = _check_set(C)
@@ -750,33 +757,15 @@ def private_igd(losses, C, T, epsilon, delta, L, alpha, rng, *, calibration="pap
     lam = igd_sensitivity(L, alpha)
     if beta is None:
         beta = pocp_noise_scale(2.0 * L if calibration == "paper" else lam, T, eps, delta, calibration)
-    beta = check_positive(beta, "beta")
-    ledger = Ledger()
-    # Line 3: choose x_1 and xhat_1 randomly from C
-    x = _initial_point(C, x1, rng)
-    x_hat = x.copy()
-    xs, decisions, costs = [x], [x_hat], []
-    # Line 4: for t = 1 to T - 1
-    for t, f in _rounds(losses, T):
-        _check_loss(f, t, C.dim, C, L=L, alpha=alpha)
-        # Line 5: cost f_t(xhat_t)
-        costs.append(f(x_hat))
-        if t == T:
-            continue
-        # Line 6: learning rate eta_t = 1/(alpha t)
-        eta = 1.0 / (alpha * t)
-        # Line 7: IGD update x_{t+1} = argmin_{x in C} (1/2)||x - x_t||^2 + eta_t f_t(x)
-        x = f.prox(x, eta, C)
-        xs.append(x)
-        # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I)
-        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)
-        # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1})
-        x_hat = _project(C, x_tilde)
-        decisions.append(x_hat)
-    if len(decisions) > 1:
-        ledger.record(_stream_event(lam, beta, len(decisions) - 1, "PIGD line 8"))
-    return _online_result(decisions, xs if keep_iterates else None, costs, T, beta, lam, calibration,
-                          eps, delta, 3 * eps, 2 * delta, ledger)
+    # Line 3: choose x_1 and xhat_1 randomly from C (Algorithm 1 line 3)
+    # Line 4: for t = 1 to T - 1 (Algorithm 1 line 4; each f_t checked against L and alpha)
+    # Line 5: cost f_t(xhat_t) (Algorithm 1 line 5)
+    # Line 6: learning rate eta_t = 1/(alpha t) (igd_update: the A of Algorithm 1 line 6)
+    # Line 7: IGD update x_{t+1} = argmin_{x in C} (1/2)||x - x_t||^2 + eta_t f_t(x) (igd_update)
+    # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I) (Algorithm 1 line 7, with line 2's beta)
+    # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1}) (Algorithm 1 line 8)
+    return pocp(losses, C, igd_update(alpha), lam, T, eps, delta, rng, calibration=calibration, x1=x1,
+                keep_iterates=keep_iterates, beta=beta, loss_bounds={"L": L, "alpha": alpha}, label="PIGD line 8")
 
 
 # ---------------------------------------------------------------------------

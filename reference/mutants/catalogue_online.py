@@ -12,16 +12,20 @@ T_SENS = "tests/online/test_sensitivity.py"
 T_TREE = "tests/online/test_tree.py"
 T_LAW = "tests/online/test_release_law.py"
 T_REG = "tests/online/test_regret.py"
+# PIGD runs Algorithm 1 (pocp) with A = IGD: its line 8 is pocp's line 7, its lines 6-7 igd_update's step.
 _L8 = ("        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n"
-       "        # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        x_hat")
+       "        # Line 8: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        x_hat")
+_L7_NOISE = "        # Line 7: noise addition xtilde_{t+1} = x_{t+1} + b_{t+1}, b ~ N(0, beta^2/t^2 I)\n"
+_L6_UPDATE = "x = np.asarray(update(fs, xs, C), dtype=float)"
 _L8_GIGA = ("        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n"
             "        # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        decisions.append(_project(C, x_tilde))")
 
 MUTANTS = (
     Mutant(
         id="online-M01", target="online:Algorithm 2", bug_class="data-use",
-        description="PIGD's IGD step starts from the released noisy point xhat_t: the noise is fed back into the state",
-        file=F, find="x = f.prox(x, eta, C)", replace="x = f.prox(x_hat, eta, C)",
+        description="PIGD's IGD step starts from the released noisy points xhat_1..xhat_t (Algorithm 1 line 6 fed "
+                    "the decisions): the noise is fed back into the state",
+        file=F, find=_L6_UPDATE, replace="x = np.asarray(update(fs, decisions, C), dtype=float)",
         checks=(f"{T_ALG}::test_nonprivate_state_is_identical_across_noise_seeds",),
         fast=True,
     ),
@@ -47,17 +51,13 @@ MUTANTS = (
         id="online-M04", target="online:Algorithm 2", bug_class="noise-not-added",
         description="PIGD draws the noise of line 8 but releases the non-private iterate",
         file=F,
-        find="        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n"
-             "        # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        x_hat",
-        replace="        x_tilde = x + 0 * (beta / t) * rng.standard_normal(x.shape)\n"
-                "        # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1})\n        x_hat",
+        find=_L8, replace=_L8.replace("x + (beta / t)", "x + 0 * (beta / t)"),
         checks=(f"{T_ALG}::test_nonprivate_state_is_identical_across_noise_seeds",),
     ),
     Mutant(
         id="online-M05", target="online:Algorithm 2", bug_class="step-size",
         description="PIGD's learning rate 1/t instead of 1/(alpha t)",
-        file=F, find="# Line 6: learning rate eta_t = 1/(alpha t)\n        eta = 1.0 / (alpha * t)",
-        replace="# Line 6: learning rate eta_t = 1/(alpha t)\n        eta = 1.0 / t",
+        file=F, find="eta = 1.0 / (self.alpha * t)", replace="eta = 1.0 / t",
         checks=(f"{T_ALG}::test_nonprivate_state_is_identical_across_noise_seeds",),
     ),
     Mutant(
@@ -166,10 +166,8 @@ MUTANTS = (
         id="online-M21", target="online:Algorithm 2", bug_class="data-use",
         description="PIGD adds line 8's noise to x_t (the decision released before the update of line 7)",
         file=F,
-        find="x = f.prox(x, eta, C)\n        xs.append(x)\n        # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I)\n"
-             "        x_tilde = x +",
-        replace="x_prev = x\n        x = f.prox(x, eta, C)\n        xs.append(x)\n"
-                "        # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I)\n        x_tilde = x_prev +",
+        find=_L6_UPDATE + "\n        xs.append(x)\n" + _L7_NOISE + "        x_tilde = x +",
+        replace="x_prev = x\n        " + _L6_UPDATE + "\n        xs.append(x)\n" + _L7_NOISE + "        x_tilde = x_prev +",
         checks=(f"{T_LAW}::test_pigd_line_8_noise_is_beta_over_t_at_every_round",),
     ),
     Mutant(
@@ -189,8 +187,7 @@ MUTANTS = (
     Mutant(
         id="online-M24", target="online:Algorithm 2", bug_class="step-index",
         description="PIGD's learning rate 1/(alpha (t + 1)) instead of line 6's 1/(alpha t)",
-        file=F, find="# Line 6: learning rate eta_t = 1/(alpha t)\n        eta = 1.0 / (alpha * t)",
-        replace="# Line 6: learning rate eta_t = 1/(alpha t)\n        eta = 1.0 / (alpha * (t + 1))",
+        file=F, find="eta = 1.0 / (self.alpha * t)", replace="eta = 1.0 / (self.alpha * (t + 1))",
         checks=(f"{T_ALG}::test_nonprivate_state_is_identical_across_noise_seeds",),
     ),
     Mutant(
@@ -251,12 +248,8 @@ MUTANTS = (
         id="online-M33", target="online:Algorithm 2", bug_class="noise-dependence",
         description="PIGD's line 8 draws one standard normal per two rounds and reuses it (every round's noise "
                     "still N(0, beta^2/t^2): marginal laws and ledger intact)",
-        file=F, find="        x = f.prox(x, eta, C)\n        xs.append(x)\n"
-                     "        # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I)\n"
-                     "        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n",
-        replace="        x = f.prox(x, eta, C)\n        xs.append(x)\n"
-                "        # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I)\n"
-                "        z = rng.standard_normal(x.shape) if t % 2 == 1 else z\n"
+        file=F, find=_L7_NOISE + "        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)\n",
+        replace=_L7_NOISE + "        z = rng.standard_normal(x.shape) if t % 2 == 1 else z\n"
                 "        x_tilde = x + (beta / t) * z\n",
         checks=("tests/online/test_whitebox.py::test_pigd_line_by_line_noise_is_independent_across_rounds",
                 T_LAW),

@@ -219,9 +219,10 @@ def test_results_carry_both_epsilons():
 @pytest.mark.claim("online:Theorem 3")
 @pytest.mark.parametrize("T", [33, 64])
 def test_pigd_is_pocp_with_igd(T):
-    """Algorithm 2 is Algorithm 1 with IGD (eta_t = 1/(alpha t)) as the OCP algorithm (§3.3): private_igd keeps
-    its own line-by-line loop (its own line numbers and noise constant), and with the same beta and generator it
-    releases bit-for-bit the stream of pocp(..., igd_update(alpha), lambda = 2L/alpha), x_1 drawn from C by both."""
+    """Algorithm 2 is Algorithm 1 with IGD (eta_t = 1/(alpha t)) as the OCP algorithm (§3.3): private_igd runs
+    pocp with igd_update (its own parts: line 2's noise constant and the per-round L, alpha checks), and with the
+    same beta and generator it releases bit-for-bit the stream of a direct pocp(..., igd_update(alpha),
+    lambda = 2L/alpha) call, x_1 drawn from C by both, with PIGD's ledger label."""
     C = L2Ball(3, 0.9)
     fs = quad_stream(T, 3, 40 + T, alpha=0.7)
     L = max(f.lipschitz(C) for f in fs)
@@ -232,4 +233,5 @@ def test_pigd_is_pocp_with_igd(T):
     assert np.array_equal(a.decisions, b.decisions) and np.array_equal(a.iterates, b.iterates)
     assert np.array_equal(a.costs, b.costs)
     assert a.ledger.events[0].sensitivity == b.ledger.events[0].sensitivity
+    assert a.ledger.events[0].label.startswith("PIGD line 8:") and b.ledger.events[0].label.startswith("Algorithm 1 line 7:")
     assert np.linalg.norm(a.decisions[0]) > 0                          # x_1 drawn from C, not 0
