@@ -67,12 +67,20 @@ def _alg1_data(flip: bool):
     return X
 
 
+@functools.lru_cache(maxsize=None)
+def _alg1_potential():
+    """The Euclidean potential on the ball of radius 1e6, built once per process (no state: the harness
+    shares it between runs instead of validating the same ball every run)."""
+    from ..algorithms import erm_geometry as eg
+
+    return eg.EuclideanPotential(L2Ball(1, 1e6))
+
+
 def alg1_one_run(X, rng, *, sigma):
     from ..algorithms import erm_geometry as eg
 
-    pot = eg.EuclideanPotential(L2Ball(1, 1e6))
-    return float(eg.noisy_mirror_descent(X, np.zeros(len(X)), _Linear(), pot, epsilon=EPS1, delta=DELTA1,
-                                         lipschitz=1.0, T=2, eta=1.0, rng=rng, sigma=sigma).theta[0])
+    return float(eg.noisy_mirror_descent(X, np.zeros(len(X)), _Linear(), _alg1_potential(), epsilon=EPS1,
+                                         delta=DELTA1, lipschitz=1.0, T=2, eta=1.0, rng=rng, sigma=sigma).theta[0])
 
 
 def _alg1_sigma(calibration: str) -> float:
@@ -103,7 +111,9 @@ def _alg1_case(calibration: str) -> PrivacyCase:
         negative_control=repeat(functools.partial(alg1_one_run, sigma=_alg1_sigma("certified") / 2)),
         negative_control_note="half the certified sigma (a 1.27-GDP output, eps about 3.3 at delta = 0.01)",
         thresholds=Bonferroni(thresholds=(-0.45, -0.5 + 2.7 * _alg1_sigma("certified") / 4)),
-        samples=40_000, quick_samples=6_000, chunk=2_000,
+        samples=40_000, quick_samples=2_000, chunk=2_000,
+        # --quick: at 2000 a side (three seeds) the control's mu >= 1.05 against the certified row's 0.90 (and
+        # 0.13 for the paper row's)
         worst_case="linear loss: the mean gradient moves by the full 2/n at every step, for every theta",
         calibration=calibration, erratum="erm_geometry-E26",
     )
