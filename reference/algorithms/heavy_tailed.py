@@ -1217,6 +1217,11 @@ CLAIMS = (
           "For l = (lam/2)||w - x||^2 with the data shrunk by lam (gradients with the same k-th moments), Algorithm 2 in "
           "strongly convex mode (eta = 1/(lam + L), L = lam) has w^priv - mu equal to 1/lam times the unit instance's "
           "(same seed) and excess risk 1/lam times the unit one (not 1/lam^2).", "heavy_tailed Remark B.6"),
+    Claim("heavy_tailed:Theorem B.7", "lower-bound",
+          "Theorem B.7's private term on B.9's instance (l = -<w, x> on the unit ball, the packing Q_nu with p = c0 "
+          "sqrt(d)/(n sqrt(rho))): (14) and Theorem 1.4 give worst-case excess >= ||mu|| lb^2/2 = c sqrt(d) (sqrt(d)/"
+          "(sqrt(rho) n))^((k-1)/k) with c independent of n (c0 = 0.2, d = 64), and Algorithm 2 on the instance is not "
+          "below it.", "heavy_tailed Theorem B.7 / 6.4, Appendix B.9, Theorem 1.4; heavy_tailed-E11"),
     Claim("heavy_tailed:Theorem B.7 Gaussian packing", "lower-bound",
           "B.9's Gaussian packing as printed (|V| >= 2^(d/8) words of weight d/2 at Hamming distance >= d/2) cannot "
           "exist for d >= 56 (Plotkin: at most 2d words); with Lemma 6.3's distance d/8, mu_nu = (p/sqrt d) nu has norm "

@@ -124,7 +124,8 @@ MUTANTS = (
         id="heavy_tailed-M15", target="heavy_tailed:Theorem 1.4", bug_class="composition",
         description="the CDP Fano term with n a^2 instead of n^2 a^2 (the squared Hamming distance misread)",
         file=F, find="rho * (n * n * a * a + n * a * (1.0 - a))", replace="rho * (n * a * a + n * a * (1.0 - a))",
-        checks=("tests/heavy_tailed/test_lower_bound.py::test_expected_squared_hamming_is_the_binomial_second_moment",),
+        checks=("tests/heavy_tailed/test_appendix_b.py::test_theorem_b7_private_lower_bound_on_the_linear_instance",
+                "tests/heavy_tailed/test_lower_bound.py::test_expected_squared_hamming_is_the_binomial_second_moment",),
     ),
     Mutant(
         id="heavy_tailed-M16", target="heavy_tailed:Lemma 6.3", bug_class="noise-law",
@@ -336,7 +337,8 @@ MUTANTS = (
         description="Fano's private term without its + log 2: 1 - rho E[Bin(n, a)^2] / log M",
         file=F, find="private = 1.0 - (rho * (n * n * a * a + n * a * (1.0 - a)) + math.log(2.0)) / logM",
         replace="private = 1.0 - (rho * (n * n * a * a + n * a * (1.0 - a))) / logM",
-        checks=("tests/heavy_tailed/test_schedules.py::test_fano_cdp_bound_is_the_theorem_with_each_term_active",),
+        checks=("tests/heavy_tailed/test_appendix_b.py::test_theorem_b7_private_lower_bound_on_the_linear_instance",
+                "tests/heavy_tailed/test_schedules.py::test_fano_cdp_bound_is_the_theorem_with_each_term_active",),
     ),
     Mutant(
         id="heavy_tailed-M45", target="heavy_tailed:Algorithm 1", bug_class="averaging",
