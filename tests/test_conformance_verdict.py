@@ -41,6 +41,11 @@ def _v(report):
     return {v["property"]: v for v in report["properties"]}
 
 
+def _flat(text: str) -> str:
+    """The text report with its line wrapping undone (every run of whitespace one space)."""
+    return " ".join(text.split())
+
+
 # ---- candidates ------------------------------------------------------------------------------
 
 def _checked(value, sensitivity, scale):
@@ -374,12 +379,12 @@ def test_a_port_reading_the_tree_log_as_ln_conforms_under_that_reading():
     default = check_implementation(online_private_sum_ln, "online:Algorithm 5", mode="law", as_json=True)
     assert not default["passed"] and _v(default)["law"]["verdict"] == "fail", format_report(default)
     assert ("under the reference's reading tree_log=log2, tree_inner_log=ln (another: --reading tree_log=ln, "
-            "--reading tree_inner_log=log2)") in format_report(default)
+            "--reading tree_inner_log=log2)") in _flat(format_report(default))
     ln = check_implementation(online_private_sum_ln, "online:Algorithm 5", mode="law,replay", as_json=True,
                               readings=["tree_log=ln"])
     assert ln["passed"] and _v(ln)["replay"]["verdict"] == "pass", format_report(ln)
     assert ln["readings"]["tree_log"]["value"] == "ln" and ln["readings"]["tree_log"]["errata"] == "online-E03"
-    assert "conforms under reading tree_log=ln (declared; docs/errata.md)" in format_report(ln)
+    assert "conforms under reading tree_log=ln (declared; docs/errata.md)" in _flat(format_report(ln))
     from reference.oracle.conform import online_pqftl_ln
 
     pqftl = check_implementation(online_pqftl_ln, "online:Algorithm 4", mode="replay", as_json=True)
@@ -505,3 +510,35 @@ def test_replay_hands_a_rescaled_standard_draw_bit_for_bit():
         assert replay(run_case(case), case, normal_port) == (True, "identical within tolerance")
         ok, detail = replay(run_case(case), case, under_noised)
         assert not ok and "max |difference|" in detail, detail
+
+
+def test_paper_calibration_warnings_are_one_line_of_the_report_and_every_line_fits_120_columns():
+    """conform's own runs at calibration='paper' (the vector cases use the printed noise on purpose) each raise
+    the reference's PrivacyWarning (lasso-E02): the command collects them into one note line and the JSON's
+    paper_calibration_warnings instead of printing them; any other warning still shows. Every line of the
+    text report is at most 120 columns, a long detail wrapped under its column with no word lost."""
+    from reference.oracle.conform import _check_collecting_paper_warnings
+
+    reference = resolve("reference.algorithms.lasso:private_lasso")
+
+    def port_that_warns(*args, **kwargs):
+        warnings.warn("the port's own note", UserWarning)
+        return reference(*args, **kwargs)
+
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        report = _check_collecting_paper_warnings(target=port_that_warns, algorithm="lasso:Algorithm 2",
+                                                  mode="replay", as_json=True)
+    assert [str(w.message) for w in shown] == ["the port's own note"]          # shown once, as the default filter
+    note = report["paper_calibration_warnings"]
+    assert note["count"] >= 1 and note["errata"] == ["lasso-E02"] and "calibration='paper'" in note["example"]
+    json.loads(report_json(report))
+    report["properties"][0]["detail"] = " ".join(f"word{i}" for i in range(60))     # about 430 columns
+    text = format_report(report)
+    assert max(len(line) for line in text.splitlines()) <= 120
+    assert " ".join(f"word{i}" for i in range(60)) in _flat(text)
+    assert [line for line in text.splitlines() if line.startswith("note:")] == [
+        f"note: {note['count']} runs at calibration='paper' raised PrivacyWarning (lasso-E02): the cases use the "
+        f"printed noise on purpose"]
+    del report["paper_calibration_warnings"]                  # a run without them has no note
+    assert "note:" not in format_report(report)

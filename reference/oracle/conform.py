@@ -49,12 +49,15 @@ import argparse
 import dataclasses
 import json
 import re
+import sys
+import textwrap
+import warnings
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from ..errors import ParameterError, ReferenceSpecError
+from ..errors import ParameterError, PrivacyWarning, ReferenceSpecError
 from .checks import accounting_check, accounting_report, claim_check, validation_check
 from .properties import PROPERTIES, Rate, Refuses, ZeroNoise, generic_refusals
 from .suite import cases
@@ -921,11 +924,25 @@ def _under(report: dict) -> str:
     return f" under the reference's reading {', '.join(defaults)} (another: {', '.join(others)})"
 
 
+REPORT_WIDTH = 120      # columns of the text report; a longer line wraps under its own detail column
+
+
+def _fit(line: str, indent: int) -> list[str]:
+    """``line`` within :data:`REPORT_WIDTH` columns, its continuation lines starting at column ``indent``
+    (words are never split, so a name or a number stays whole)."""
+    if len(line) <= REPORT_WIDTH:
+        return [line]
+    return textwrap.wrap(line, REPORT_WIDTH, subsequent_indent=" " * indent, break_long_words=False,
+                         break_on_hyphens=False)
+
+
 def format_report(report: dict) -> str:
     """The text form: the two answers in two tables (each property: verdict, cases passed of applicable,
-    detail), the per-case rows that failed, then the answers and the exit status."""
+    detail), the per-case rows that failed, then the answers and the exit status; every line within
+    :data:`REPORT_WIDTH` columns (a long detail continues under the detail column)."""
     lines = [f"conform {report['target']} as {report['algorithm']}" + (" (deep)" if report["deep"] else "")]
     width = max(len(p) for p in PROPERTIES)
+    detail_column = width + 2 + 7 + 2 + 6 + 2
     props = report["properties"]
     required = report.get("require", [])
 
@@ -935,7 +952,7 @@ def format_report(report: dict) -> str:
             mark = {"pass": "PASS", "fail": "FAIL", "n/a": "n/a"}[v["verdict"]]
             count = f"{v['passed']}/{v['applicable']}" if v["applicable"] else "-"
             note = "" if v.get("decides", True) or v["verdict"] != "fail" else " (reported; not required)"
-            out.append(f"{v['property']:<{width}}  {mark:<7}  {count:<6}  {v['detail']}{note}")
+            out += _fit(f"{v['property']:<{width}}  {mark:<7}  {count:<6}  {v['detail']}{note}", detail_column)
         return out
 
     if any(v.get("group", "conformance") == "conformance" for v in props):
@@ -950,8 +967,9 @@ def format_report(report: dict) -> str:
     if failed_rows:
         lines += ["", "failed checks:"]
         deciding = {v["property"] for v in props if v.get("decides", True)}
-        lines += [f"FAIL  {r['check']:<{width}}  {r['case']:<30} {r['detail']}"
-                  + ("" if r["check"] in deciding else "  (reported; not required)") for r in failed_rows]
+        for r in failed_rows:
+            lines += _fit(f"FAIL  {r['check']:<{width}}  {r['case']:<30} {r['detail']}"
+                          + ("" if r["check"] in deciding else "  (reported; not required)"), 6 + width + 2)
     lines.append("")
     conf = report.get("conforms", {}).get("answer")
     under = _under(report)
@@ -964,18 +982,52 @@ def format_report(report: dict) -> str:
         a = report.get(key, {})
         if a.get("answer", "not run") != "not run":
             lines.append(f"{name}: {a['answer']}" + ("" if a.get("decides") else " (reported, not required)"))
+    note = report.get("paper_calibration_warnings")
+    if note:
+        lines.append(_paper_warnings_line(note))
     lines.append(f"exit {'0' if report['passed'] else '1'}: " + ("every deciding property passed" if report["passed"]
                  else f"failed {', '.join(report['failed'])}"))
-    return "\n".join(lines)
+    return "\n".join(out for line in lines for out in _fit(line, 2))
+
+
+def _paper_warnings_line(note: dict) -> str:
+    errata = ", ".join(note["errata"]) or "docs/errata.md"
+    return (f"note: {note['count']} runs at calibration='paper' raised PrivacyWarning ({errata}): the cases use "
+            f"the printed noise on purpose")
+
+
+def _check_collecting_paper_warnings(**kwargs) -> dict:
+    """:func:`check_implementation` with the PrivacyWarnings of runs at ``calibration='paper'`` collected
+    into the report's ``paper_calibration_warnings`` (count, errata ids, one message) instead of printed one
+    by one: the vector cases use the paper's printed calibration on purpose, and the reference (or a port
+    that warns as it does) says so on every such run. Any other warning is shown as usual."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PrivacyWarning)
+        report = check_implementation(**kwargs)
+    paper = [w for w in caught if issubclass(w.category, PrivacyWarning) and "calibration='paper'" in str(w.message)]
+    shown = set()
+    for w in caught:                   # the rest as the default filter shows them: once per text and place
+        key = (str(w.message), w.category, w.filename, w.lineno)
+        if not any(w is p for p in paper) and key not in shown:
+            shown.add(key)
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    if paper:
+        errata = sorted({m for w in paper for m in re.findall(r"docs/errata\.md ([A-Za-z_]+-E\d+)", str(w.message))})
+        report["paper_calibration_warnings"] = {"count": len(paper), "errata": errata,
+                                                "example": str(paper[0].message)}
+    return report
 
 
 def run_conform_command(args: argparse.Namespace) -> int:
     mode = getattr(args, "mode", "all") or "all"
-    report = check_implementation(args.target, args.algorithm, mode=mode, deep=bool(getattr(args, "deep", False)),
-                                  as_json=True, require=getattr(args, "require", None),
-                                  readings=getattr(args, "reading", None) or None,
-                                  unseeded=bool(getattr(args, "unseeded", False)))
+    report = _check_collecting_paper_warnings(target=args.target, algorithm=args.algorithm, mode=mode,
+                                              deep=bool(getattr(args, "deep", False)), as_json=True,
+                                              require=getattr(args, "require", None),
+                                              readings=getattr(args, "reading", None) or None,
+                                              unseeded=bool(getattr(args, "unseeded", False)))
     if getattr(args, "json", False):
+        if report.get("paper_calibration_warnings"):
+            print(_paper_warnings_line(report["paper_calibration_warnings"]), file=sys.stderr)
         print(report_json(report))
     else:
         print(format_report(report))
