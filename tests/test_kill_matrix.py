@@ -76,6 +76,7 @@ def fast_results(request) -> dict:
     return {r.mutant.id: r for r in run_matrix([m for m in FAST if m.id in wanted], workers=2)}
 
 
+@pytest.mark.xdist_group("kill_matrix")    # one worker runs them all (the fixture above, once)
 @pytest.mark.parametrize("mutant", FAST, ids=[m.id for m in FAST])
 def test_fast_mutant_is_killed(mutant, fast_results):
     result = fast_results[mutant.id]

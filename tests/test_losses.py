@@ -314,7 +314,8 @@ def test_dual_norms_and_data_checks():
 
 
 @pytest.mark.claim("core:Loss Hessians")
-@pytest.mark.parametrize("loss", [SquaredLoss(), SquaredLoss(0.5), LogisticLoss()], ids=lambda l: repr(l))
+@pytest.mark.parametrize("loss", [SquaredLoss(), SquaredLoss(0.5), LogisticLoss()],
+                         ids=["squared", "squared-0.5", "logistic"])
 def test_hessian_is_the_jacobian_of_the_gradient(loss):
     """Central differences of the gradient (an independent computation) against hessian; rank one; bounded
     by phi_second_bound ||x||^2. Built-in losses used to have no hessian, so objective perturbation's

@@ -25,6 +25,7 @@ default test run; the whole matrix runs under ``--deep``.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import pkgutil
 import re
@@ -163,6 +164,13 @@ def apply_edit(mutant: Mutant, root: Path) -> None:
     path.write_text(text.replace(mutant.find, mutant.replace), encoding="utf-8")
 
 
+def _one_process() -> list[str]:
+    """pytest options for a mutant's checks: one process (the project's addopts ask pytest-xdist for
+    two workers; a mutant's few checks run faster without them, and run_matrix already runs mutants
+    side by side). Nothing where pytest-xdist is not installed."""
+    return ["-n", "0"] if importlib.util.find_spec("xdist") is not None else []
+
+
 def _failed_nodes(output: str) -> list[str]:
     nodes = []
     for line in output.splitlines():
@@ -195,7 +203,7 @@ def run_mutant(mutant: Mutant, *, root: Path | None = None, timeout: float = 900
         env["PYTHONPATH"] = str(sandbox) + os.pathsep + env.get("PYTHONPATH", "")
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         args = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", "--no-header",
-                "-W", "ignore::pytest.PytestUnraisableExceptionWarning", *extra_args]
+                "-W", "ignore::pytest.PytestUnraisableExceptionWarning", *_one_process(), *extra_args]
         if mutant.deep:
             args.append("--deep")
         try:
