@@ -62,10 +62,19 @@ class _Certificate:
 @pytest.fixture
 def certificate(request):
     cert = _Certificate()
-    request.node.user_properties.append(("certificate", cert))     # read by the summary below
     yield cert
     if request.node.get_closest_marker("rigorous") is not None:
         assert cert.size > 0, "a rigorous test must record its certificate (boxes, witnesses or exact checks)"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """The certificate's counts go into the call report as plain integers (read by the summary below;
+    under pytest-xdist reports cross a process boundary, so they carry no objects)."""
+    outcome = yield
+    cert = getattr(item, "funcargs", {}).get("certificate")
+    if call.when == "call" and isinstance(cert, _Certificate):
+        outcome.get_result().user_properties.append(("certificate", (cert.boxes, cert.witnesses, cert.exact)))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
@@ -73,7 +82,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     for rep in terminalreporter.stats.get("passed", []):
         for key, value in getattr(rep, "user_properties", []):
             if key == "certificate":
-                rows.append((rep.nodeid, (value.boxes, value.witnesses, value.exact)))
+                rows.append((rep.nodeid, tuple(value)))
     if not rows:
         return
     boxes = sum(v[0] for _, v in rows)
