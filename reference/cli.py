@@ -320,7 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("audit", help="run the checks and print claimed vs certified vs measured")
     p.add_argument("--paper", choices=sorted(registry.PAPERS), help="only this paper")
-    p.add_argument("--quick", action="store_true", help="fewer samples (under 5 minutes on 2 cores)")
+    p.add_argument("--quick", action="store_true", help="fewer samples (under a minute on 2 idle cores)")
     p.add_argument("--json", metavar="FILE", help="also write {\"metadata\": ..., \"rows\": [...]} to FILE")
     p.add_argument("--wide", action="store_true", help="one long line per row with every field (default: fits "
                                                         "120 columns, the case and notes below each row)")
