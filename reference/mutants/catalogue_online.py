@@ -328,4 +328,12 @@ MUTANTS = (
         replace='sig_V = sig_u = 3 * tree_sigma(R * R, T, eps, delta, "certified", trees=2, items=T - 1)',
         checks=(f"{T_REG}::test_pqftl_regret_is_polylog",),
     ),
+    Mutant(
+        id="online-M44", target="online:Algorithm 1", bug_class="noise-scale",
+        description="line 7's noise sd beta/(t+1) (the next round's index) while the ledger records beta/t",
+        file=F, find=_L7_NOISE + "        x_tilde = x + (beta / t) * rng.standard_normal(x.shape)",
+        replace=_L7_NOISE + "        x_tilde = x + (beta / (t + 1)) * rng.standard_normal(x.shape)",
+        checks=(f"{T_LAW}::test_pocp_line_7_noise_sd_is_beta_over_t_round_by_round",),
+        fast=True,
+    ),
 )

@@ -157,6 +157,32 @@ def test_pocp_line_7_noise_is_the_printed_beta_over_t():
         assert lo < s < hi, (parity, s, lo, hi)
 
 
+@pytest.mark.claim("online:Theorem 1")
+def test_pocp_line_7_noise_sd_is_beta_over_t_round_by_round():
+    """The sum over a long stream cannot tell beta/t from beta/(t+1) (they differ by t/(t+1), near 1 for most
+    rounds); the first rounds can. A short stream (T = 5) in d = 300 on a ball of radius 1e5 (projection inactive),
+    beta recomputed in mpmath from the printed formula as above: for each round t = 1..4, z = t (xhat_{t+1} -
+    x_{t+1}) / beta holds 300 i.i.d. N(0, 1) entries, its sum of squares two-sided against chi2(300) at 1e-6 per
+    tail (false alarm <= 8e-6; fixed seed). With sd beta/(t+1) round 1's sum is about 75 against bounds ~[210, 410]."""
+    import mpmath
+
+    d, T, lam, eps, delta = 300, 5, 2.3, 0.7, 1e-5
+    with mpmath.workdps(30):
+        P = mpmath.sqrt(T * mpmath.log(2 / mpmath.mpf(delta)) / 2)
+        beta = float(lam * P * mpmath.sqrt(2 / mpmath.mpf(eps) * (mpmath.log(T / mpmath.mpf(delta))
+                                                                  + mpmath.sqrt(eps) / P)))
+    C = L2Ball(d, 1e5)
+    fs = [ol.QuadraticLoss(np.linspace(-0.5, 0.5, d), 1.5, np.zeros(d)) for _ in range(T)]
+    res = ol.pocp(fs, C, ol.igd_update(1.5), lam, T, eps, delta, np.random.default_rng(31), x1=np.full(d, 0.01))
+    assert res.noise_scale == pytest.approx(beta, rel=1e-12)
+    X, D = res.iterates, res.decisions
+    assert np.max(np.linalg.norm(D, axis=1)) < 1e5 / 2          # line 8's projection inactive here
+    lo, hi = stats.chi2.ppf(1e-6, d), stats.chi2.ppf(1 - 1e-6, d)
+    for t in range(1, T):
+        s = float(np.sum((t * (D[t] - X[t]) / beta) ** 2))
+        assert lo < s < hi, (t, s, lo, hi)
+
+
 @pytest.mark.claim("online:Theorem 7")
 def test_pqftl_paper_trees_draw_the_printed_sigma_at_every_node():
     """Algorithm 4 in paper mode (R = 3, T = 256, eps = 1, delta = 0.01, d = 2): every populated node s of the
