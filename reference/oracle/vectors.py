@@ -76,6 +76,14 @@ class VectorCase:
     claimed_mu: float | None = None
     privacy_statistic: Callable[[Any], float] | None = None
     privacy_runs: int = 100_000
+    # The levels of the case's two checks that can fail a correct candidate by chance: the law check's alpha
+    # and the privacy audit's beta (the defaults of distribution_check and privacy_check).
+    law_alpha: float = 1e-3
+    privacy_beta: float = 0.05
+    # The reference takes ``n_draws=k`` (the building blocks' batch mode for audit harnesses: k independent
+    # outputs from one call): the harness then draws the reference's side of the law check and the privacy
+    # control (the reference at a scaled noise) in one call. The candidate is always called once per run.
+    batch: bool = False
     # The property suite (reference.oracle.properties): the invariants that hold for this algorithm's output
     # (Feasible, Holds, Sparse, ZeroNoise), its convergence claim (a Rate), and for every property that
     # does not apply, why (property name -> reason; conform reports it as n/a with that reason).
@@ -173,11 +181,36 @@ class ScaledNoise:
         return self.function(**kwargs)
 
 
-def law_check_power(case: VectorCase, factor: float = 0.8, repeats: int = 100, alpha: float = 1e-3,
+def _batchable(case: VectorCase, function: Callable) -> bool:
+    """Whether ``function`` is the case's reference, or the reference at a scaled noise, on a case whose
+    reference has a batch mode (``case.batch``): the harness's own side of a check, never a candidate."""
+    if not case.batch:
+        return False
+    if isinstance(function, ScaledNoise):
+        return function.case.reference == case.reference
+    try:
+        return function is resolve(case.reference)
+    except ParameterError:
+        return False
+
+
+def outputs(case: VectorCase, function: Callable, kwargs: dict, seeds) -> list:
+    """``case.output`` of ``function`` run on ``kwargs`` once per seed (a fresh ``default_rng(seed)`` each). The
+    reference's side (the reference, or it at a scaled noise: :func:`_batchable`) of a case whose reference has
+    a batch mode is drawn in one call, ``n_draws=len(seeds)`` from ``default_rng(seeds[0])``: the same i.i.d.
+    law, without a Python call per run. A candidate is always called once per run."""
+    seeds = list(seeds)
+    if seeds and _batchable(case, function):
+        return [case.output(o) for o in function(**kwargs, rng=np.random.default_rng(seeds[0]), n_draws=len(seeds))]
+    return [case.output(function(**kwargs, rng=np.random.default_rng(s))) for s in seeds]
+
+
+def law_check_power(case: VectorCase, factor: float = 0.8, repeats: int = 100, alpha: float | None = None,
                     seed: int = 1, n_runs: int | None = None) -> tuple[int, int]:
     """How often the distribution check rejects the reference run at ``factor`` x its noise:
     (rejections, repeats), each repeat with fresh seeds. With ``factor=1`` it measures the false
-    alarm rate (the candidate is the reference itself). ``n_runs``: runs a side (the case's by default)."""
+    alarm rate (the candidate is the reference itself). ``n_runs``: runs a side (the case's by default);
+    ``alpha``: the check's level (the case's, ``case.law_alpha``, by default)."""
     candidate = ScaledNoise(case, factor) if factor != 1.0 else resolve(case.reference)
     seeds = np.random.SeedSequence(seed).generate_state(repeats)
     rejected = sum(not distribution_check(case, candidate, n_runs=n_runs, alpha=alpha, seed=int(s))[0]
@@ -203,7 +236,7 @@ def reference_side_cache():
         _REFERENCE_SIDE = previous
 
 
-def privacy_check(case: VectorCase, function: Callable, runs: int | None = None, beta: float = 0.05,
+def privacy_check(case: VectorCase, function: Callable, runs: int | None = None, beta: float | None = None,
                   seed: int = 20261123) -> tuple[bool, float, str]:
     """Empirical privacy of ``function`` at the case's worst neighbouring pair.
 
@@ -211,8 +244,10 @@ def privacy_check(case: VectorCase, function: Callable, runs: int | None = None,
     spawned from one SeedSequence; :func:`reference.audit.stats.distinguish` (held-out threshold
     choice, Clopper-Pearson at confidence 1 - beta) turns ``privacy_statistic`` into a lower bound
     on epsilon (or mu). The check fails when the lower bound exceeds the claim: a false alarm
-    against a private candidate has probability at most beta. Returns (passed, lower bound, message).
+    against a private candidate has probability at most beta (the case's ``privacy_beta`` by default).
+    Returns (passed, lower bound, message).
     """
+    beta = case.privacy_beta if beta is None else float(beta)
     if _REFERENCE_SIDE is not None and isinstance(function, ScaledNoise) and function.case is case:
         key = ("privacy", case.algorithm, case.name, function.factor, runs, beta, seed)
         if key not in _REFERENCE_SIDE:
@@ -221,7 +256,7 @@ def privacy_check(case: VectorCase, function: Callable, runs: int | None = None,
     return _privacy_check(case, function, runs, beta, seed)
 
 
-def _privacy_check(case: VectorCase, function: Callable, runs: int | None = None, beta: float = 0.05,
+def _privacy_check(case: VectorCase, function: Callable, runs: int | None, beta: float,
                    seed: int = 20261123) -> tuple[bool, float, str]:
     from ..audit.cases import HeldOut
     from ..audit.stats import distinguish
@@ -233,9 +268,8 @@ def _privacy_check(case: VectorCase, function: Callable, runs: int | None = None
     sides = []
     try:
         for kwargs, seeds in ((case.make_kwargs(), children[:runs]), (case.neighbour(), children[runs:])):
-            sides.append(np.array([float(case.privacy_statistic(case.output(function(**kwargs,
-                                                                                     rng=np.random.default_rng(c)))))
-                                   for c in seeds]))
+            sides.append(np.array([float(case.privacy_statistic(out))
+                                   for out in outputs(case, function, kwargs, seeds)]))
     except ParameterError:
         raise
     except Exception as exc:
@@ -248,7 +282,7 @@ def _privacy_check(case: VectorCase, function: Callable, runs: int | None = None
         bound, claim, name = result.epsilon_lower_bound, case.claimed_epsilon, "epsilon"
     ok = bound <= claim
     return ok, float(bound), (f"{name} lower bound {bound:.3f} {'<=' if ok else '>'} claimed {claim:.3f} "
-                              f"({runs} runs a side, confidence {1 - beta:.0%})")
+                              f"({runs} runs a side, beta = {beta:.2g})")
 
 
 #: Values closer than this (relative to their size, absolute below 1) are one category of the
@@ -288,7 +322,7 @@ def two_sample_p_value(ours: np.ndarray, theirs: np.ndarray) -> tuple[float, str
 
 
 def law_check_power_resampled(case: VectorCase, factor: float = 0.8, runs: int | None = None, pool: int = 4,
-                              repeats: int = 400, alpha: float = 1e-3, seed: int = 1) -> float:
+                              repeats: int = 400, alpha: float | None = None, seed: int = 1) -> float:
     """:func:`law_check_power` estimated by resampling, for cases where each repeat costs minutes.
 
     One pool of ``pool * runs`` statistics is drawn from the reference and one from the reference at
@@ -296,8 +330,10 @@ def law_check_power_resampled(case: VectorCase, factor: float = 0.8, runs: int |
     without replacement from each pool. A random subset of i.i.d. draws is itself i.i.d., so every
     repeat is a law check on valid samples; repeats share draws, so the estimate varies more than a
     binomial proportion would (with pool = 4 two subsamples share a quarter of their values on
-    average). Returns the fraction of repeats that reject (at ``factor=1``: the false-alarm rate).
+    average). Returns the fraction of repeats that reject (at ``factor=1``: the false-alarm rate). ``alpha``:
+    the check's level (the case's ``law_alpha`` by default).
     """
+    alpha = case.law_alpha if alpha is None else float(alpha)
     runs = case.n_runs if runs is None else int(runs)
     candidate = ScaledNoise(case, factor) if factor != 1.0 else resolve(case.reference)
     reference = resolve(case.reference)
@@ -305,8 +341,7 @@ def law_check_power_resampled(case: VectorCase, factor: float = 0.8, runs: int |
     children = np.random.SeedSequence(seed).spawn(2 * pool * runs)
 
     def sample(fn, seeds):
-        return np.array([float(case.statistic(case.output(fn(**kwargs, rng=np.random.default_rng(s)))))
-                         for s in seeds])
+        return np.array([float(case.statistic(out)) for out in outputs(case, fn, kwargs, seeds)])
 
     ours, theirs = sample(reference, children[:pool * runs]), sample(candidate, children[pool * runs:])
     gen = np.random.default_rng(seed)
@@ -317,7 +352,7 @@ def law_check_power_resampled(case: VectorCase, factor: float = 0.8, runs: int |
     return rejected / repeats
 
 
-def distribution_check(case: VectorCase, function: Callable, n_runs: int | None = None, alpha: float = 1e-3,
+def distribution_check(case: VectorCase, function: Callable, n_runs: int | None = None, alpha: float | None = None,
                        seed: int = 20261121) -> tuple[bool, float, str]:
     """Black-box check: do ``function`` and the reference have the same output law?
 
@@ -326,8 +361,10 @@ def distribution_check(case: VectorCase, function: Callable, n_runs: int | None 
     compared by a two-sample Kolmogorov-Smirnov test, or by a chi-square test of
     homogeneity when the statistic takes at most 50 distinct values. The false-alarm
     rate against a correct implementation is at most ``alpha`` (KS is conservative on
-    ties). Returns (passed, p_value, message).
+    ties; the case's ``law_alpha`` by default).
+    Returns (passed, p_value, message).
     """
+    alpha = case.law_alpha if alpha is None else float(alpha)
     if case.statistic is None:
         raise ParameterError("case.statistic", "a scalar summary for distribution checks", case.name)
     n_runs = case.n_runs if n_runs is None else n_runs
@@ -337,8 +374,8 @@ def distribution_check(case: VectorCase, function: Callable, n_runs: int | None 
 
     def sample(fn, seeds):
         values = []
-        for s in seeds:
-            value = float(case.statistic(case.output(fn(**kwargs, rng=np.random.default_rng(s)))))
+        for out in outputs(case, fn, kwargs, seeds):
+            value = float(case.statistic(out))
             if not np.isfinite(value):
                 raise ParameterError("output", "a finite statistic", value)
             values.append(value)
@@ -361,4 +398,4 @@ def distribution_check(case: VectorCase, function: Callable, n_runs: int | None 
     if test is None:
         return True, 1.0, "both always return the same value"
     ok = p_value >= alpha
-    return ok, p_value, f"{test} p = {p_value:.3g} (alpha = {alpha:g}, {n_runs} runs each)"
+    return ok, p_value, f"{test} p = {p_value:.3g} (alpha = {alpha:.2g}, {n_runs} runs each)"
