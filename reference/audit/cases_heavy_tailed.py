@@ -64,10 +64,22 @@ def dpcwme_run(X, rng, *, eps, calibration):
     return float(ht.dpcwme(X, eps, TAU, 0.95, rng, calibration=calibration).estimate[0])
 
 
-def nsme_run(X, rng, *, rho, c, calibration):
-    from ..algorithms import heavy_tailed as ht
+def _nsme(X, rho, rng, c, calibration):
+    """CDPNSME as the rows call it. Below c* the paper's noise warns (heavy_tailed-E01): the row that refutes that
+    calibration runs it on purpose, and its verdict, not one warning per worker, is what the audit reports."""
+    import warnings
 
-    return float(ht.cdpnsme(X, rho, TAU, rng, c=c, calibration=calibration).estimate[0])
+    from ..algorithms import heavy_tailed as ht
+    from ..errors import PrivacyWarning
+
+    with warnings.catch_warnings():
+        if calibration == "paper":
+            warnings.simplefilter("ignore", PrivacyWarning)
+        return ht.cdpnsme(X, rho, TAU, rng, c=c, calibration=calibration)
+
+
+def nsme_run(X, rng, *, rho, c, calibration):
+    return float(_nsme(X, rho, rng, c, calibration).estimate[0])
 
 
 def sco_run(X, rng, *, rho, T=4, eta=1e-3, calibration="certified"):
@@ -91,7 +103,7 @@ def certified_epsilon(kind: str, calibration: str, c: float = 1.0) -> float:
     elif kind == "dpcwme":
         return ht.dpcwme(X, EPS, TAU, 0.95, rng, calibration=calibration).certified
     elif kind == "nsme":
-        res = ht.cdpnsme(X, RHO, TAU, rng, c=c, calibration=calibration)
+        res = _nsme(X, RHO, rng, c, calibration)
     else:
         res = ht.cdp_sco(sco_pair()[0], ht.squared_loss_gradients, _ball(), RHO, 4, 1e-3, rng, tau=TAU, beta=0.95,
                          calibration=calibration)
