@@ -3,9 +3,10 @@
 With ``--impl MODULE:FUNCTION --impl-algorithm ID`` the parametrised checks run against
 that implementation instead (the conformance mode of the suite).
 
-False-alarm rate: the distribution checks use alpha = 1e-3 at fixed seeds, so a correct
-implementation fails one with probability at most 1e-3 per case (and, the seeds being
-fixed, the reference's own run below is deterministic).
+False-alarm rate: each distribution check runs at its case's alpha (the case's share of its id's
+false-alarm budget of 1e-3, reference.oracle.suite.false_alarm_share) at fixed seeds, so a correct
+implementation fails one with probability at most that alpha (and, the seeds being fixed, the
+reference's own run below is deterministic).
 """
 
 from __future__ import annotations
@@ -225,7 +226,8 @@ def report_noisy_max_flat_port(scores, sensitivity, scale, rng, noise="laplace",
 def test_privacy_check_passes_the_reference_and_flags_half_the_noise():
     """The candidate's own privacy audit at the worst pair (Laplace, claim epsilon = 0.5): the
     reference passes; a port with half the scale (true epsilon 1.0) is flagged by the same check.
-    False alarm against a private candidate: at most beta = 0.05 (fixed seed: deterministic)."""
+    False alarm against a private candidate: at most the case's beta (its share of the id's budget; fixed
+    seed: deterministic)."""
     from reference.oracle.vectors import privacy_check
 
     case = cases("core:laplace_mechanism")[0]
@@ -250,7 +252,7 @@ LAW_CASES = [c for c in cases() if c.algorithm.startswith("core:") and c.statist
 def test_law_check_power_against_a_fifth_less_noise(case):
     """The law check's stated power (docs/conformance.md): the reference at 0.8 x its noise is
     rejected in every one of 20 repeats, the reference itself in none (each repeat's false alarm
-    rate is alpha = 1e-3, so 20 clean passes fail with probability about 0.02)."""
+    rate is the case's alpha, at most 1e-3, so 20 clean passes fail with probability at most 0.02)."""
     from reference.oracle.vectors import law_check_power
 
     assert law_check_power(case, 0.8, repeats=20) == (20, 20)
@@ -270,7 +272,7 @@ ALGORITHM_LAW_CASES = [c for c in cases() if c.algorithm in MEASURED and c.stati
 def test_algorithm_law_check_power_against_a_fifth_less_noise(case):
     """The stated power >= 0.99 against 0.8 x the noise: at least 19 of 20 fresh repeats reject (a power of
     0.99 gives 19 or more with probability 0.98), and the reference itself is rejected in none of 20
-    (false alarm alpha = 1e-3 a check)."""
+    (false alarm: the case's alpha, at most 1e-3, a check)."""
     from reference.oracle.vectors import law_check_power
 
     rejected, _ = law_check_power(case, 0.8, repeats=20)

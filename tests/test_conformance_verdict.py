@@ -5,7 +5,7 @@ exit status; "is it bit-exact?" (replay; and accounting against the reference's 
 reported and decides only when asked (``require``). Each test runs a candidate the verdict must
 accept beside one it must reject, so each assertion is shown able to fail. The candidates are cheap
 ports of the building blocks; the properties run are chosen per test (``mode``) to keep the default
-run short. Law checks run at fixed seeds (deterministic), false alarm alpha = 1e-3 each.
+run short. Law checks run at fixed seeds (deterministic), false alarm the case's alpha (<= 1e-3) each.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ replay and accounting): every correct port passes, every wrong variant is reject
 
 Default run: the cheap properties of each port (invariants, zero-noise, determinism, validation, finite
 shape) on every case, its law check on the case built to catch the variants, and each variant's rejection
-by that law check (or the privacy audit). The law checks have false-alarm rate alpha = 1e-3 each and fixed
-seeds; the reference's side of each law check is computed once for the module (reference_side_cache).
+by that law check (or the privacy audit). The law checks have false-alarm rate the case's alpha each (its share
+of the id's budget of 1e-3) and fixed seeds; the reference's side of each law check is computed once for the module (reference_side_cache).
 ``--deep``: the whole output-only conform run of every port (exit-0 verdict) and of every variant.
 docs/conformance.md ("Independent ports") has the measured matrix and power.
 """

@@ -5,7 +5,7 @@ the conform ids are found from the target; a few representative mutants are reje
 named (replay for a port-like edit, the law check for a wrong noise scale, the privacy audit for half the
 Gaussian noise), and a ledger-only mutant survives conform (its outputs are the reference's: no black box
 can see it). The law and privacy checks use fixed seeds; against a correct candidate they fail with
-probability alpha = 1e-3 and beta = 0.05. The whole matrix is ``python -m reference mutants --conform``
+probability at most their case's alpha and beta (shares of the id's false-alarm budget, 1e-3). The whole matrix is ``python -m reference mutants --conform``
 (docs/conformance.md has the measured table); ``--deep`` runs it here.
 """
 

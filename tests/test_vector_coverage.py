@@ -4,7 +4,8 @@ reference conforms to its own vectors (docs/vectors.md).
 By default each id is replayed (cheap: one run per case); the law and privacy self-checks of the ids
 added with docs/vectors.md run with --deep (tests/test_conformance.py runs the older ids' law checks by
 default). False alarms: replay is exact (no randomness in the check); the law check's false-alarm rate
-is alpha = 1e-3 per case and the privacy check's beta = 0.05 per case, at fixed seeds (deterministic).
+is the case's alpha and the privacy check's its beta (each a share of the id's false-alarm budget, 1e-3
+over all its law checks, privacy audits and rate fits), at fixed seeds (deterministic).
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ def test_the_powerful_cases_exist():
 @pytest.mark.parametrize("case", POWERFUL_CASES, ids=[f"{c.algorithm}-{c.name}" for c in POWERFUL_CASES])
 def test_law_check_power_of_the_added_cases(case):
     """At least 9 of 10 fresh repeats reject the reference at 0.8 x its noise (a power of 0.99 gives 8 or
-    fewer with probability 0.004), and none of 10 rejects the reference itself (alpha = 1e-3 a check)."""
+    fewer with probability 0.004), and none of 10 rejects the reference itself (the case's alpha, <= 1e-3,
+    a check)."""
     from reference.oracle.vectors import law_check_power
 
     assert law_check_power(case, 0.8, repeats=10)[0] >= 9

@@ -34,6 +34,28 @@ PROPERTIES = ("replay", "law", "privacy", "accounting", "claim", "rate", "feasib
               "finite-shape", "determinism", "validation")
 
 
+#: The false-alarm budget of one id: a correct candidate fails a default conform run of one algorithm id with
+#: probability at most this, over the seeds its own runs draw. Three checks can fail a correct candidate by
+#: chance (every other property is exact): each case's law check (level ``alpha``), each privacy audit (its
+#: Clopper-Pearson bound at confidence ``1 - beta``) and the rate fit; the budget is split equally among an id's
+#: such checks (:func:`reference.oracle.suite.false_alarm_share`), so by the union bound the id's false-alarm rate
+#: is at most the budget (docs/conformance.md, "The false-alarm budget").
+FALSE_ALARM_BUDGET = 1e-3
+
+
+def rate_confidence(share: float) -> float:
+    """The confidence of a :class:`Rate`'s two bootstrap intervals such that a correct candidate fails the rate
+    check with probability about ``share`` at most. Two independent intervals of one slope at confidence c
+    (half-width z sd, z = Phi^-1((1 + c) / 2)), normal and of equal widths, fail to overlap with probability
+    2 (1 - Phi(sqrt(2) z)); the nearest-wrong clause of :func:`reference.oracle.conform.rate_check` applies only
+    where the reference's interval lies a whole interval width beyond the wrong exponent, so a correct candidate
+    reaches it with probability at most 1 - Phi(sqrt(2) z) more. c solves 3 (1 - Phi(sqrt(2) z)) = share."""
+    from scipy import special
+
+    z = float(special.ndtri(1.0 - share / 3.0)) / np.sqrt(2.0)
+    return float(1.0 - 2.0 * special.ndtr(-z))
+
+
 def _part(part, output):
     return np.asarray(output if part is None else part(output), dtype=float)
 

@@ -22,7 +22,7 @@ from .cases.erm_geometry import _mirror_noiseless
 from .cases.heavy_tailed import _cwme_noiseless
 from .cases.lasso import _lasso_noiseless
 from .cases.online import _online_fs, _pigd_noiseless
-from .properties import Feasible, Holds, Rate, Sparse, ZeroNoise
+from .properties import FALSE_ALARM_BUDGET, Feasible, Holds, Rate, Sparse, ZeroNoise, rate_confidence
 from .statistics import DistanceTo
 from .vectors import VectorCase, canonical_id, run_case, vector_filename
 
@@ -404,12 +404,37 @@ _DECLARED: dict = {}
 
 
 def _declared_cases() -> list[VectorCase]:
-    """The cases with the property suite's declarations (:func:`declare`) filled in; computed once per
-    list of cases."""
+    """The cases with the property suite's declarations (:func:`declare`) filled in, and each check's share of
+    its id's false-alarm budget (:func:`with_levels`); computed once per list of cases."""
     key = tuple(id(c) for c in CASES)
     if _DECLARED.get("key") != key:
-        _DECLARED.update(key=key, cases=[declare(c) for c in CASES])
+        _DECLARED.update(key=key, cases=with_levels([declare(c) for c in CASES]))
     return _DECLARED["cases"]
+
+
+def random_checks(id_cases: list[VectorCase]) -> int:
+    """How many checks of one id can fail a correct candidate by chance: a law check per case with a statistic,
+    a privacy audit per case with a worst pair, a rate fit per case with a :class:`Rate`."""
+    return sum((c.statistic is not None) + (c.neighbour is not None) + (c.rate is not None) for c in id_cases)
+
+
+def false_alarm_share(algorithm: str, declared: list[VectorCase] | None = None) -> float:
+    """Each random check's level for ``algorithm``: FALSE_ALARM_BUDGET split equally among its
+    :func:`random_checks` (the union bound keeps the id's false-alarm rate at most FALSE_ALARM_BUDGET)."""
+    mine = [c for c in (declared if declared is not None else _declared_cases()) if c.algorithm == algorithm]
+    return FALSE_ALARM_BUDGET / max(1, random_checks(mine))
+
+
+def with_levels(declared: list[VectorCase]) -> list[VectorCase]:
+    """The cases with their checks' levels set to the id's share (:func:`false_alarm_share`): ``law_alpha``,
+    ``privacy_beta`` and the rate's confidence (:func:`reference.oracle.properties.rate_confidence`)."""
+    shares = {a: false_alarm_share(a, declared) for a in {c.algorithm for c in declared}}
+    out = []
+    for c in declared:
+        share = shares[c.algorithm]
+        rate = None if c.rate is None else _replace(c.rate, confidence=rate_confidence(share))
+        out.append(_replace(c, law_alpha=share, privacy_beta=share, rate=rate))
+    return out
 
 
 def write_vectors(out_dir: Path, algorithm: str | None = None) -> list[Path]:

@@ -77,9 +77,11 @@ class VectorCase:
     privacy_statistic: Callable[[Any], float] | None = None
     privacy_runs: int = 100_000
     # The levels of the case's two checks that can fail a correct candidate by chance: the law check's alpha
-    # and the privacy audit's beta (the defaults of distribution_check and privacy_check).
+    # and the privacy audit's beta. reference.oracle.suite sets them to the case's share of its id's
+    # false-alarm budget (FALSE_ALARM_BUDGET: the union over every law check, privacy audit and rate fit of
+    # one id is at most 1e-3; docs/conformance.md).
     law_alpha: float = 1e-3
-    privacy_beta: float = 0.05
+    privacy_beta: float = 1e-3
     # The reference takes ``n_draws=k`` (the building blocks' batch mode for audit harnesses: k independent
     # outputs from one call): the harness then draws the reference's side of the law check and the privacy
     # control (the reference at a scaled noise) in one call. The candidate is always called once per run.
@@ -244,8 +246,8 @@ def privacy_check(case: VectorCase, function: Callable, runs: int | None = None,
     spawned from one SeedSequence; :func:`reference.audit.stats.distinguish` (held-out threshold
     choice, Clopper-Pearson at confidence 1 - beta) turns ``privacy_statistic`` into a lower bound
     on epsilon (or mu). The check fails when the lower bound exceeds the claim: a false alarm
-    against a private candidate has probability at most beta (the case's ``privacy_beta`` by default).
-    Returns (passed, lower bound, message).
+    against a private candidate has probability at most beta (the case's ``privacy_beta`` by default: its share
+    of the id's false-alarm budget). Returns (passed, lower bound, message).
     """
     beta = case.privacy_beta if beta is None else float(beta)
     if _REFERENCE_SIDE is not None and isinstance(function, ScaledNoise) and function.case is case:
@@ -361,7 +363,7 @@ def distribution_check(case: VectorCase, function: Callable, n_runs: int | None 
     compared by a two-sample Kolmogorov-Smirnov test, or by a chi-square test of
     homogeneity when the statistic takes at most 50 distinct values. The false-alarm
     rate against a correct implementation is at most ``alpha`` (KS is conservative on
-    ties; the case's ``law_alpha`` by default).
+    ties; the case's ``law_alpha`` by default, its share of the id's false-alarm budget).
     Returns (passed, p_value, message).
     """
     alpha = case.law_alpha if alpha is None else float(alpha)
