@@ -248,3 +248,23 @@ def test_shared_code_is_checked_through_the_algorithms_whose_cases_run_it():
     assert "erm_geometry:Algorithm 1" in r.algorithm
     r = conform_mutant(MUTANTS["core-M45"], properties=("replay",))
     assert r.status == "no-cases" and "no algorithm's vector case runs" in r.detail
+
+
+def test_a_timeout_inside_the_candidate_stops_the_mutant_and_is_no_rejection():
+    """The matrix's time limit fires wherever the mutant happens to be running, often inside its law check.
+    conform turns an Exception raised inside a candidate into that property's FAIL; the timeout must get
+    through (and the mutant be reported broken), not be recorded as the law rejecting it. A candidate that
+    raises an ordinary error still fails the law, as before."""
+    from reference.mutants.conform import _Timeout
+    from reference.oracle.conform import check_implementation
+
+    def times_out(**kwargs):
+        raise _Timeout()
+
+    def raises(**kwargs):
+        raise RuntimeError("broken port")
+
+    with pytest.raises(_Timeout):
+        check_implementation(times_out, "core:laplace_mechanism", mode="law")
+    rows = check_implementation(raises, "core:laplace_mechanism", mode="law")
+    assert rows and all(r.status == "fail" and "RuntimeError" in r.detail for r in rows)
