@@ -143,10 +143,7 @@ def accounting_check(case, function: Callable, reference: Callable, got: Any = N
     if ref is None:
         return "n/a", "the reference reports no accounting for this algorithm (no ledger, no claimed epsilon)"
     if got is None:
-        try:
-            got = accounting_report(function, case.make_kwargs(), case.seed)
-        except Exception as exc:
-            got = exc
+        got = _candidate_accounting(case, function)
     if isinstance(got, Exception):
         return "fail", f"raised {type(got).__name__}: {got}"
     if got is None:
@@ -180,6 +177,15 @@ def accounting_check(case, function: Callable, reference: Callable, got: Any = N
     return ("pass" if ok else "fail"), "; ".join(parts)
 
 
+def _candidate_accounting(case, function: Callable):
+    """What the candidate reports about its own accounting on ``case`` (accounting_report), or the exception it
+    raised: the caller turns an exception into that property's FAIL."""
+    try:
+        return accounting_report(function, case.make_kwargs(), case.seed)
+    except Exception as exc:
+        return exc
+
+
 def claim_check(case, function: Callable, reference: Callable, got: Any = None) -> tuple[str, str]:
     """(status, detail) of the claim property on ``case``: the candidate's own ledger, certified by this
     package's accountant, covers the epsilon the candidate itself claims (its result's ``claimed_epsilon``).
@@ -191,10 +197,7 @@ def claim_check(case, function: Callable, reference: Callable, got: Any = None) 
     The values the reference records are not asked for here (that is ``accounting``)."""
     kwargs = case.make_kwargs()
     if got is None:
-        try:
-            got = accounting_report(function, case.make_kwargs(), case.seed)
-        except Exception as exc:
-            got = exc
+        got = _candidate_accounting(case, function)
     if isinstance(got, Exception):
         return "fail", f"raised {type(got).__name__}: {got}"
     if got is None or "events" not in got or "claimed_epsilon" not in got:
