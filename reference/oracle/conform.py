@@ -10,7 +10,9 @@ candidate releases, and of what it claims about itself:
 - **law**: the candidate and the reference are each run many times with fresh seeds; a two-sample
   test compares the law of a scalar statistic of their outputs at the case's alpha (its share of the id's
   false-alarm budget, :data:`reference.oracle.properties.FALSE_ALARM_BUDGET`: 1e-3 over all of an id's
-  law checks, privacy audits and rate fits).
+  law checks, privacy audits and rate fits). For a deterministic algorithm the law is a point mass at the
+  reference's output (:class:`~reference.oracle.properties.PointMass`, :func:`point_mass_check`): the
+  candidate, run on fresh generators, must return that output within a rounding tolerance.
 - **privacy** (cases that name their worst neighbouring input): an empirical distinguishability
   audit of the candidate itself at that pair, and beside it the same audit of the reference at half
   its noise, which must be flagged (else the check has no power and fails).
@@ -61,7 +63,7 @@ import numpy as np
 
 from ..errors import ParameterError, PrivacyWarning, ReferenceSpecError
 from .checks import accounting_check, accounting_report, claim_check, validation_check
-from .properties import PROPERTIES, Rate, Refuses, ZeroNoise, generic_refusals
+from .properties import PROPERTIES, PointMass, Rate, Refuses, ZeroNoise, generic_refusals
 from .suite import cases
 from .vectors import VectorCase, ScaledNoise, _jsonable, distribution_check, privacy_check, replay, resolve, run_case
 
@@ -606,6 +608,37 @@ def invariant_rows(case: VectorCase, function: Callable, props: tuple[str, ...],
     return rows
 
 
+_POINT_MASS_AT: dict = {}
+
+
+def point_mass_check(case: VectorCase, function: Callable, inv: PointMass) -> tuple[bool, str]:
+    """The law of a deterministic algorithm (:class:`reference.oracle.properties.PointMass`): ``function``, called
+    with a fresh ``numpy.random.default_rng(seed)`` at ``inv.seeds`` seeds (the invariants' seeds), must return the
+    reference's output at every one, within the declared tolerance. The reference's output is computed once per
+    case, at the case's seed, and checked to be the same at a second seed (else the case is not deterministic and
+    the declaration is wrong: a ReferenceSpecError)."""
+    key = (case.algorithm, case.name, case.reference)
+    if key not in _POINT_MASS_AT:
+        reference, kwargs = resolve(case.reference), case.make_kwargs()
+        first, second = (np.asarray(_jsonable(_run(reference, case, kwargs, s)), dtype=float)
+                         for s in (case.seed, case.seed + 1))
+        if not _same(first, second):
+            raise ReferenceSpecError(f"{case.algorithm} {case.name} declares a point-mass law, but the reference's "
+                                     f"output changes with the seed")
+        _POINT_MASS_AT[key] = first
+    want = _POINT_MASS_AT[key]
+    outputs = []
+    for s in _seeds(case, inv.seeds):
+        try:
+            outputs.append((s, _jsonable(_run(function, case, case.make_kwargs(), s))))
+        except Exception as exc:
+            return False, f"seed {s}: {_raised(exc)}"
+    try:
+        return inv.check(want, outputs)
+    except (TypeError, ValueError) as exc:
+        return False, f"the output is not numbers ({type(exc).__name__}: {exc})"
+
+
 def _refuses_setting(exc: BaseException, setting: dict) -> bool:
     """A refusal of the zero-noise setting: a ValueError (ParameterError is one) naming one of its parameters."""
     from .checks import _names_parameter
@@ -747,7 +780,12 @@ def check_implementation(target: str | Callable, algorithm: str, mode: str = "al
             row("replay", ok, detail)
 
         def do_law():
-            if case.statistic is None:
+            point = [inv for inv in case.invariants if isinstance(inv, PointMass)]
+            if case.statistic is None and point:
+                for inv in point:
+                    ok, detail = point_mass_check(case, function, inv)
+                    row("law", ok, detail)
+            elif case.statistic is None:
                 row("law", True, _na(case, "law", "no scalar statistic declared for this case"), "n/a")
             else:
                 ok, _, detail = distribution_check(case, function, n_runs=n_runs, alpha=alpha)

@@ -18,8 +18,10 @@ need none either (reference/oracle/checks.py): ``accounting`` (the candidate's o
 epsilon, where it reports one, equals the reference's) and ``validation`` (inputs outside the privacy
 proof's domain are refused: :class:`Refuses`, declared or derived from the inputs by
 :func:`generic_refusals`).
-The law check (``statistic``), privacy audit (``neighbour``) and replay are declared by the
-case's older fields. :data:`PROPERTIES` lists the names conform reports, in its order.
+The law check of a randomized algorithm (``statistic``), privacy audit (``neighbour``) and replay are declared
+by the case's older fields; the law of a deterministic algorithm is declared as an invariant, :class:`PointMass`
+(a point mass at the reference's output: the candidate, run on fresh generators, must return that output within
+a rounding tolerance). :data:`PROPERTIES` lists the names conform reports, in its order.
 """
 
 from __future__ import annotations
@@ -136,6 +138,64 @@ class ZeroNoise:
     atol: float = 1e-12
     what: str = ""
     property: ClassVar[str] = "zero-noise"
+
+
+#: The relative tolerance of a :class:`PointMass` (normwise: to the output's largest entry). A correct port that
+#: sums in another order, vectorises, or goes through BLAS moves the deterministic cases' outputs by at most
+#: about 1e-15 relative (measured: docs/conformance.md, "Deterministic ids: the law is a point mass"); the wrong
+#: deterministic ports of the kill matrix by 1e-4 and more. 1e-9 is LEVEL_RTOL, the law check's own "the same
+#: value up to rounding" (reference.oracle.vectors), five orders above the first and below the second.
+POINT_MASS_RTOL = 1e-9
+
+
+@dataclass(frozen=True)
+class PointMass:
+    """The law of a deterministic algorithm: a point mass at the reference's output. The candidate, called
+    with a fresh ``numpy.random.Generator`` (not the reference's draws) at ``seeds`` seeds, must return the
+    reference's output every time, within ``rtol`` times the output's largest entry plus ``atol`` (normwise,
+    so that an entry the paper makes 0 and a port computes as a rounding residue is not judged relatively);
+    an output that changes with the seed fails (a deterministic algorithm's output does not depend on
+    ``rng``). Reported under ``law``; exact (no false alarm), so it takes no share of the false-alarm budget.
+    The case's instance must be free of exact ties (every argmax/argmin the algorithm takes wins by far more
+    than rounding), or a correct port could take the other branch."""
+
+    rtol: float = POINT_MASS_RTOL
+    atol: float = 1e-12
+    seeds: int = 3
+    what: str = "the reference's output"
+    property: ClassVar[str] = "law"
+
+    def allowed(self, want: np.ndarray) -> float:
+        scale = float(np.max(np.abs(want))) if want.size else 0.0
+        return self.atol + self.rtol * scale
+
+    def check(self, want: Any, outputs: list) -> tuple[bool, str]:
+        """``outputs``: (seed, the candidate's output) pairs. (passed, detail naming the largest deviation)."""
+        want = np.asarray(want, dtype=float)
+        allowed = self.allowed(want)
+        scale = max(float(np.max(np.abs(want))) if want.size else 0.0, 1e-300)
+        worst, worst_seed, got0 = 0.0, None, None
+        for seed, out in outputs:
+            got = np.asarray(out, dtype=float)
+            if got.shape != want.shape:
+                return False, f"seed {seed}: output shape {got.shape}, the reference's {want.shape}"
+            if not np.all(np.isfinite(got)):
+                return False, f"seed {seed}: {int(np.sum(~np.isfinite(got)))} non-finite entries"
+            dev = float(np.max(np.abs(got - want))) if want.size else 0.0
+            if worst_seed is None or dev > worst:
+                worst, worst_seed = dev, seed
+            got0 = got if got0 is None else got0
+        spread = max((float(np.max(np.abs(np.asarray(o, dtype=float) - got0))) for _, o in outputs), default=0.0) \
+            if want.size else 0.0
+        bound = f"{allowed:.2g} = {self.rtol:g} x max|output| + {self.atol:g}"
+        if spread > allowed:
+            return False, (f"the output changes with the seed (by up to {spread:.3g} > {bound} over "
+                           f"{len(outputs)} seeds): a deterministic algorithm's output does not depend on rng")
+        if worst > allowed:
+            return False, (f"not {self.what}: largest deviation {worst:.3g} ({worst / scale:.2g} relative) at seed "
+                           f"{worst_seed} > {bound}")
+        return True, (f"point mass: {self.what} on {len(outputs)} seeds, largest deviation {worst:.2g} "
+                      f"({worst / scale:.2g} relative; allowed {allowed:.2g})")
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from .cases.erm_geometry import _mirror_noiseless
 from .cases.heavy_tailed import _cwme_noiseless
 from .cases.lasso import _lasso_noiseless
 from .cases.online import _online_fs, _pigd_noiseless
-from .properties import FALSE_ALARM_BUDGET, Feasible, Holds, Rate, Sparse, ZeroNoise, rate_confidence
+from .properties import FALSE_ALARM_BUDGET, Feasible, Holds, PointMass, Rate, Sparse, ZeroNoise, rate_confidence
 from .statistics import DistanceTo
 from .vectors import VectorCase, canonical_id, run_case, vector_filename
 
@@ -259,8 +259,8 @@ def _heavy_tailed_properties(case):
     no_pair = "no worst pair declared: python -m reference audit --paper heavy_tailed audits the estimators"
     unconstrained = "the estimate is a point of R^d (no constraint set)"
     if a == "heavy_tailed:Algorithm 3":
-        return {"not_applicable": {"privacy": "not private (the non-private building block)",
-                                   "law": "deterministic: replay compares it exactly",
+        return {"invariants": (PointMass(what="Algorithm 3's estimate"),),
+                "not_applicable": {"privacy": "not private (the non-private building block)",
                                    "zero-noise": "no noise (not private)", "feasibility": unconstrained,
                                    "sparsity": _NO_SPARSITY,
                                    "rate": "its error bound is tested on the reference (tests/heavy_tailed)"}}
@@ -269,10 +269,10 @@ def _heavy_tailed_properties(case):
               "rate": "not declared yet: Theorems 5.x's rates (tests/heavy_tailed/test_rates.py, deep)",
               "zero-noise": "no single noise knob in the case's inputs" if a.endswith("2") else
               "Algorithm 1 with the non-private oracle has no noise"}
-        if a.endswith("1"):
-            na["law"] = "deterministic (the non-private oracle draws nothing): replay compares it exactly"
+        # Algorithm 1 with the non-private oracle draws nothing: its law is a point mass at the reference's w_priv
+        point = (PointMass(what="w_priv of Algorithm 1 with the non-private oracle"),) if a.endswith("1") else ()
         return {"invariants": (Feasible(lambda kw: L2Ball(np.asarray(kw["X"]).shape[1], kw["radius"]),
-                                        what="the l2 ball of the given radius"),),
+                                        what="the l2 ball of the given radius"),) + point,
                 "not_applicable": na}
     if a in ("heavy_tailed:CDPCWME", "heavy_tailed:DPCWME"):
         knob = "rho" if a.endswith(":CDPCWME") else "epsilon"

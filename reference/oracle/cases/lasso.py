@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import AssumptionViolation, ParameterError
-from ..properties import Feasible, Sparse
+from ..properties import Feasible, PointMass, Sparse
 from ..statistics import DistanceTo, EmpiricalLoss
 from ..vectors import VectorCase
 
@@ -220,8 +220,9 @@ CASES += [
         make_kwargs=(lambda T=T, radius=radius: {**_lasso_data(60, 30, 91), "T": T, "radius": radius}),
         seed=90, array_args=("X", "y"), rtol=1e-12, atol=1e-13,
         invariants=(Feasible(_l1_ball, what="the l1 ball of radius c"),
-                    Sparse(lambda kw: kw["T"] - 1, what="a convex combination of 0 and T - 1 vertices +-c e_j")),
-        not_applicable={"law": "deterministic: replay compares it exactly", "privacy": _NOT_PRIVATE,
+                    Sparse(lambda kw: kw["T"] - 1, what="a convex combination of 0 and T - 1 vertices +-c e_j"),
+                    PointMass(what="Algorithm 1's theta_T")),
+        not_applicable={"privacy": _NOT_PRIVATE,
                         "zero-noise": "no noise",
                         "rate": "not declared (Theorem 2.2's O(Gamma / T) is checked on the reference, tests/lasso)"},
     )

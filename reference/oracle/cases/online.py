@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..properties import Feasible, Holds
+from ..properties import Feasible, Holds, PointMass
 from ..statistics import DistanceTo, WeightedDecisionError, WhitenedTreeError
 from ..vectors import VectorCase
 
@@ -184,9 +184,11 @@ def _pol_noiseless(kw):
                   ).decisions.mean(axis=0)
 
 
+#: the law of a deterministic base learner: a point mass at the reference's decisions x_1..x_T
+_POINT_MASS = PointMass(what="the reference's decisions x_1..x_T")
 _NO_PAIR = "no worst pair for full runs at this size; python -m reference audit --paper online audits the streams"
 _REGRET = "not declared (the regret theorems are measured on the reference, tests/online/test_regret.py)"
-_BASE = {"law": "deterministic: replay compares it exactly", "privacy": "not private", "zero-noise": "no noise",
+_BASE = {"privacy": "not private", "zero-noise": "no noise",
          "sparsity": "the algorithm promises no sparsity", "rate": _REGRET}
 _PRIVATE_NA = {"privacy": _NO_PAIR, "sparsity": "the algorithm promises no sparsity", "rate": _REGRET,
                "zero-noise": "no noise argument in the case's inputs (the noise follows from epsilon)"}
@@ -525,27 +527,27 @@ CASES += [
     VectorCase(
         algorithm="online:eq. (13)", name="T15-d3", reference=f"{_HERE}:online_igd_quadratic",
         make_kwargs=lambda: {**_quadratic(15, 3, 104), "radius": 0.5, "alpha": 1.0, "x1": np.zeros(3)},
-        seed=103, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL,),
+        seed=103, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL, _POINT_MASS),
         not_applicable=_BASE,
     ),
     # alpha = 0.6 (not 1): eta_t = 1/(alpha t) differs from 1/t (online-M16)
     VectorCase(
         algorithm="online:eq. (13)", name="T15-d3-alpha0.6", reference=f"{_HERE}:online_igd_quadratic",
         make_kwargs=lambda: {**_quadratic(15, 3, 109), "radius": 0.5, "alpha": 0.6, "x1": np.zeros(3)},
-        seed=107, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL,),
+        seed=107, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL, _POINT_MASS),
         not_applicable=_BASE,
     ),
     VectorCase(
         algorithm="online:GIGA", name="T15-d3", reference=f"{_HERE}:online_giga_quadratic",
         make_kwargs=lambda: {**_quadratic(15, 3, 105), "radius": 0.5, "alpha": 1.0, "x1": np.zeros(3),
                              "step_constant": 1.0},
-        seed=104, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL,),
+        seed=104, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL, _POINT_MASS),
         not_applicable=_BASE,
     ),
     VectorCase(
         algorithm="online:eq. (20)", name="T15-d3", reference=f"{_HERE}:online_ftl_quadratic",
         make_kwargs=lambda: {**_quadratic(15, 3, 106), "radius": 0.5, "x1": np.zeros(3)},
-        seed=105, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL,),
+        seed=105, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL, _POINT_MASS),
         not_applicable=_BASE,
     ),
     VectorCase(
@@ -553,6 +555,6 @@ CASES += [
         make_kwargs=lambda: {"V": np.random.default_rng(107).uniform(-0.7, 0.7, (15, 3)),
                              "y": np.random.default_rng(108).uniform(-1.0, 1.0, 15), "alpha": 0.5},
         seed=106, array_args=("V", "y"), rtol=1e-10, atol=1e-13,    # a linear solve per round
-        not_applicable={**_BASE, "feasibility": "QFTL plays unconstrained decisions"},
+        invariants=(_POINT_MASS,), not_applicable={**_BASE, "feasibility": "QFTL plays unconstrained decisions"},
     ),
 ]
