@@ -5,6 +5,8 @@ Each loss offers
                               (x of shape (n, p), y of shape (n,)) -> array (n,);
 - ``gradient(theta, x, y)``   the gradient in theta, phi'(<theta, x>, y) x: (p,) or (n, p);
                               for the hinge loss a subgradient (stated on the class);
+- ``values(theta, X, y)``, ``gradients(theta, X, y)``: the same for the n rows of X, always (n,) and
+                              (n, p) (the batch forms the erm_geometry algorithms' per-record checks take);
 - ``risk(theta, X, y)``, ``risk_gradient(theta, X, y)``: the empirical average (1/n) sum_i;
 - ``lipschitz(norm, feature_bound=F, theta_bound=B, label_bound=Y)``: the Lipschitz constant in
   theta w.r.t. ``norm`` (l1, l2 or linf) over {||theta|| <= B} for records with
@@ -104,6 +106,18 @@ class LinearModelLoss(ABC):
         theta, X, yv, single = self._inputs(theta, x, y)
         G = self.dphi(X @ theta, yv)[:, None] * X
         return G[0] if single else G
+
+    def values(self, theta: object, X: object, y: object) -> np.ndarray:
+        """phi(<theta, x_i>, y_i) for the n records (rows of X) at once: shape (n,), entry i what
+        ``value(theta, X[i], y[i])`` gives (the algorithms' per-record sums use it in place of n calls)."""
+        theta, Xa, yv, _ = self._inputs(theta, X, y)
+        return self.phi(Xa @ theta, yv)
+
+    def gradients(self, theta: object, X: object, y: object) -> np.ndarray:
+        """phi'(<theta, x_i>, y_i) x_i for the n records at once: shape (n, p), row i what
+        ``gradient(theta, X[i], y[i])`` gives (the algorithms' per-record Lipschitz check uses it)."""
+        theta, Xa, yv, _ = self._inputs(theta, X, y)
+        return self.dphi(Xa @ theta, yv)[:, None] * Xa
 
     def phi_second(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
         """phi''(z, y), for losses twice differentiable in z (the others have ``hessian = None``)."""

@@ -732,11 +732,15 @@ def kst_sigma_algorithm2(epsilon: float, delta: float, lipschitz: float, n: int)
 
 def _perturbed_objective(loss, X, y, zeta, theta0, b):
     n = X.shape[0]
-    batch = getattr(loss, "gradients", None)
+    batch = getattr(loss, "gradients", None)    # optional vectorised forms: all n records in one call
+    batch_values = getattr(loss, "values", None)
 
     def value_and_grad(theta):
         theta = np.asarray(theta, dtype=float)
-        vals = sum(loss.value(theta, X[i], y[i]) for i in range(n))
+        if batch_values is not None:
+            vals = float(np.sum(np.asarray(batch_values(theta, X, y), dtype=float)))
+        else:
+            vals = sum(loss.value(theta, X[i], y[i]) for i in range(n))
         if batch is not None:
             grad = np.asarray(batch(theta, X, y), dtype=float).sum(axis=0)
         else:

@@ -55,8 +55,9 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from functools import lru_cache
+from operator import attrgetter
 from typing import Callable
 
 import numpy as np
@@ -65,7 +66,7 @@ from .._validate import (check_array, check_delta, check_epsilon, check_int, che
                          check_rng)
 from ..claims import Algorithm, Claim
 from ..errors import AssumptionViolation, ParameterError, ShapeError, warn_privacy
-from ..privacy.ledger import FrozenLedger, Ledger
+from ..privacy.ledger import FrozenLedger, Ledger, MechanismEvent
 
 __all__ = [
     "FrankWolfeResult", "VertexSet", "SignedBasis", "ExplicitVertices", "as_vertex_set",
@@ -208,12 +209,22 @@ class ExplicitVertices(VertexSet):
         return self.S[int(i)].copy()
 
     def contains(self, theta: np.ndarray, atol: float = 1e-9) -> bool:
-        from scipy.optimize import linprog
+        theta = np.asarray(theta, dtype=float)
+        # cached on the exact vertices and point: an audit or a law check starts every run from the same theta_1
+        return _in_hull(self.S.shape, self.S.tobytes(), theta.shape, theta.tobytes())
 
-        m = self.size
-        res = linprog(np.zeros(m), A_eq=np.vstack([self.S.T, np.ones((1, m))]),
-                      b_eq=np.concatenate([theta, [1.0]]), bounds=[(0, None)] * m, method="highs")
-        return bool(res.status == 0)
+
+@lru_cache(maxsize=256)
+def _in_hull(shape: tuple, vertices: bytes, theta_shape: tuple, theta: bytes) -> bool:
+    """Whether theta is a convex combination of the rows of S (a feasibility linear program)."""
+    from scipy.optimize import linprog
+
+    S = np.frombuffer(vertices, dtype=float).reshape(shape)
+    point = np.frombuffer(theta, dtype=float).reshape(theta_shape)
+    m = shape[0]
+    res = linprog(np.zeros(m), A_eq=np.vstack([S.T, np.ones((1, m))]),
+                  b_eq=np.concatenate([point, [1.0]]), bounds=[(0, None)] * m, method="highs")
+    return bool(res.status == 0)
 
 
 def as_vertex_set(C) -> VertexSet:
@@ -419,8 +430,12 @@ class FrankWolfeRun:
 def certified_epsilon(ledger: FrozenLedger, delta: float) -> float:
     """``accounting.certify(ledger, delta).epsilon``, cached on the events (labels aside): every
     run of the same calibration records the same events, and an audit runs it 10^5 times."""
-    key = tuple(replace(ev, label="") for ev in ledger.events)
+    key = tuple((type(ev), _EVENT_FIELDS(ev)) for ev in ledger.events)    # every field but the label
     return _certified_epsilon(key, float(delta))
+
+
+#: the fields of a ledger event that the accountant reads (all but its label), in their order
+_EVENT_FIELDS = attrgetter(*(f.name for f in fields(MechanismEvent) if f.name != "label"))
 
 
 @lru_cache(maxsize=256)
@@ -429,7 +444,7 @@ def _certified_epsilon(events: tuple, delta: float) -> float:
 
     if not events:
         return 0.0
-    return float(accounting.certify(FrozenLedger(events), delta).epsilon)
+    return float(accounting.certify(FrozenLedger(tuple(kind(*values) for kind, values in events)), delta).epsilon)
 
 
 # ---------------------------------------------------------------------------

@@ -1269,7 +1269,9 @@ def private_boosted_saddle_point(problem: QuadraticSaddle, epsilon: float, delta
                                    label="saddle_point Algorithm 4 line 10")
     ledgers[("holdout",)] = ledger.freeze()
     # Line 11: return (x_{i*}, y_{i*})
-    certified = max(certify(L, delta).epsilon for L in ledgers.values() if len(L))
+    # what the accountant certifies for each part's ledger (fw.certified_epsilon: certify, cached on the events,
+    # which every run of the same inputs repeats)
+    certified = max(fw.certified_epsilon(L, delta) for L in ledgers.values() if len(L))
     return BoostingResult(candidates[i_star][0], candidates[i_star][1], int(i_star), tuple(candidates),
                           tuple(map(tuple, y_hats)), tuple(map(tuple, x_hats)), scores, logp, sens_s, B0, parts, ledgers, k, kp, calibration, epsilon, delta, epsilon, certified)
 
