@@ -44,6 +44,9 @@ WRONG = [
     ("online:eq. (20)", ports.ftl_late),                       # the leader one round late
     ("online:eq. (21)", ports.qftl_alpha_I),                   # alpha I instead of t alpha I (online-M15)
     ("online:GIGA", ports.giga_step_index),                    # GIGA with its step index off by one
+    # visible only on the generic instances (reference/oracle/cases): varying curvatures a_t, a step constant != 1
+    ("online:eq. (20)", ports.ftl_count_not_curvature),        # the leader's weights sum a_s read as t
+    ("online:GIGA", ports.giga_unit_constant),                 # the step constant taken as 1
 ]
 
 
@@ -135,3 +138,29 @@ def test_the_tolerance_is_normwise_and_states_itself():
     assert not ok and "largest deviation 3e-09" in detail
     ok, detail = inv.check(want, [(1, want[:2])])
     assert not ok and "shape" in detail
+
+
+def _deviation(algorithm, candidate):
+    """The candidate's largest deviation from the reference over the id's cases, relative to each output's
+    largest entry (computed here directly, without conform)."""
+    worst = 0.0
+    for case in cases(algorithm):
+        want = np.asarray(case.output(resolve(case.reference)(**case.make_kwargs(), rng=np.random.default_rng(0))),
+                          dtype=float)
+        got = np.asarray(candidate(**case.make_kwargs(), rng=np.random.default_rng(1)), dtype=float)
+        worst = max(worst, float(np.max(np.abs(got - want)) / np.max(np.abs(want))))
+    return worst
+
+
+ALL_WRONG = [(a, name) for a, fn in DETERMINISTIC.items() for name in dir(ports)
+             if name.startswith(fn.__name__ + "_") and callable(getattr(ports, name))]
+
+
+@pytest.mark.parametrize("algorithm,name", ALL_WRONG, ids=[f"{a}-{n}" for a, n in ALL_WRONG])
+def test_the_cases_separate_every_wrong_variant_from_rounding(algorithm, name):
+    """The degeneracy audit: on some case of its id, every wrong variant of tests/deterministic_ports.py moves the
+    output by more than 1e-3 of its largest entry (a million times the tolerance), while the correct port stays
+    within 1e-14 (the measured reassociation is <= 4.5e-16). A case with x_1 = 0, a_t = 1, a step constant 1, only
+    even m or T never a power of two would let some of them agree with the reference exactly."""
+    assert _deviation(algorithm, DETERMINISTIC[algorithm]) <= 1e-14
+    assert _deviation(algorithm, getattr(ports, name)) > 1e-3

@@ -484,6 +484,21 @@ CASES += [
     )
     for geometry, step in (("l1", "paper"), ("l1", "2/(t+2)"), ("l2", "2/(t+2)"))
 ] + [
+    # T = 16 (a power of two) from an interior theta_1 (not a vertex: a port that starts at 0, or at the first
+    # vertex, moves every iterate); the l1 run's best vertex score beats the second by a relative 1e-3 or more
+    VectorCase(
+        algorithm="erm_geometry:Algorithm 3", name=f"{geometry}-{step.replace('/', '_')}-n50-p30-T16-interior",
+        reference=f"{_HERE}:frank_wolfe_squared_loss",
+        make_kwargs=(lambda geometry=geometry, step=step: {
+            **_unit_rows(50, 30, 84), "T": 16, "theta1": np.r_[0.3, -0.2, 0.1, np.zeros(27)], "geometry": geometry,
+            "step_size": step}),
+        seed=84, array_args=("X", "y", "theta1"), rtol=1e-12, atol=1e-13,
+        invariants=(_FEASIBLE, PointMass(what="Algorithm 3's theta_T")) + ((_SPARSE_FW,) if geometry == "l1" else ()),
+        not_applicable={"privacy": _NOT_PRIVATE, "zero-noise": "no noise", "sparsity": "the l2 ball's LMO points are dense",
+                        "rate": "not declared (Theorem 5.2's bound is checked on the reference)"},
+    )
+    for geometry, step in (("l1", "2/(t+2)"), ("l2", "paper"))
+] + [
     # ---- Algorithm 4: per step one laplace (or gumbel) draw of shape (1, 2p), selection argmax(-score + z)
     # (selection "exponential": one random(1) u, the inverse CDF of P(s) ∝ exp(-score_s / lambda));
     # p = 12, T = 8: at most T - 1 = 7 nonzeros, below the trivial 12

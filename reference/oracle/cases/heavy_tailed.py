@@ -188,6 +188,29 @@ CASES: list[VectorCase] = [
         make_kwargs=lambda: {"X": _ht_data(300, 3, 61), "tau": 0.5, "beta": 0.2},
         seed=66, array_args=("X",),
     ),
+    # odd m: d = 4, beta = 0.2 gives m = ceil(4 ln 40) = 15 buckets (the cases above: m = 14), so the median is
+    # one bucket mean, where for even m it is the mean of the two middle ones (footnote 9); n = 200 leaves 5
+    # samples unused (b = 13); tau = 0.7, where the clip binds in some kept buckets
+    VectorCase(
+        algorithm="heavy_tailed:Algorithm 3", name="n200-d4-tau0.7-beta0.2-m15", reference=f"{_HERE}:heavy_tailed_algorithm3",
+        make_kwargs=lambda: {"X": _ht_data(200, 4, 68), "tau": 0.7, "beta": 0.2},
+        seed=68, array_args=("X",),
+    ),
+    # Algorithm 1 in both modes at T = 8 (a power of two) and T = 6, with the projection binding (radius 0.2
+    # and 0.35 below ||mu|| = 0.3 sqrt(d)) and eta != 1; at tau = 0.5 the oracle's clip binds on the gradients
+    # w - x_i, so a port that clips the data once and takes w - MoM(X) differs in the convex mode too
+    VectorCase(
+        algorithm="heavy_tailed:Algorithm 1", name="strongly-convex-n144-d3-T8-radius0.2", reference=f"{_HERE}:heavy_tailed_scof",
+        make_kwargs=lambda: {"X": _ht_data(144, 3, 69), "eta": 0.6, "T": 8, "radius": 0.2, "tau": 1.5, "beta": 0.3,
+                             "mode": "strongly_convex"},
+        seed=69, array_args=("X",),
+    ),
+    VectorCase(
+        algorithm="heavy_tailed:Algorithm 1", name="convex-n100-d3-T6-radius0.35-tau0.5", reference=f"{_HERE}:heavy_tailed_scof",
+        make_kwargs=lambda: {"X": _ht_data(100, 3, 70), "eta": 0.3, "T": 6, "radius": 0.35, "tau": 0.5, "beta": 0.3,
+                             "mode": "convex"},
+        seed=70, array_args=("X",),
+    ),
     # the convex mode (w_priv the average of w^1..w^T, heavy_tailed-M11) on a ball of radius 0.25 < ||mu||
     # (about 0.43), so line 10's projection binds from w^2 on (heavy_tailed-M24)
     VectorCase(

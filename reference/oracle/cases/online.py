@@ -133,6 +133,14 @@ def _quadratic(T: int, d: int, seed: int, a: float = 1.0) -> dict:
     return {"g": gen.uniform(-0.5, 0.5, (T, d)), "a": np.full(T, a), "c": gen.uniform(-0.3, 0.3, (T, d))}
 
 
+def _quadratic_varying(T: int, d: int, seed: int) -> dict:
+    """Family (Q) with curvatures a_t that vary over the rounds (uniform on [0.5, 2]): with a_t = 1 every weight
+    sum_s a_s is the round count t, so a learner that divides by t, or averages the per-round minimisers,
+    would agree with the paper's."""
+    gen = np.random.default_rng(seed)
+    return {"g": gen.uniform(-0.5, 0.5, (T, d)), "a": gen.uniform(0.5, 2.0, T), "c": gen.uniform(-0.3, 0.3, (T, d))}
+
+
 def _lipschitz(kw: dict, radius: float) -> float:
     """max_t of family (Q)'s Lipschitz bound on the ball, ||g_t|| + a_t (||c_t|| + radius) (the checks' bound)."""
     g, c, a = np.asarray(kw["g"]), np.asarray(kw["c"]), np.asarray(kw["a"])
@@ -549,6 +557,38 @@ CASES += [
         make_kwargs=lambda: {**_quadratic(15, 3, 106), "radius": 0.5, "x1": np.zeros(3)},
         seed=105, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL, _POINT_MASS),
         not_applicable=_BASE,
+    ),
+    # The generic instances of the base learners (their law is a point mass, so each wrong port must move the
+    # decisions by far more than rounding): T = 16 a power of two beside the T = 15 cases, x_1 != 0 (FTL's and
+    # IGD's first decision is x_1), curvatures a_t that vary (FTL's leader weighs the rounds by a_s), alpha and
+    # GIGA's step constant != 1, and a radius at which the projection binds in some rounds and not in others
+    # (IGD projects every iterate, not only the released ones)
+    VectorCase(
+        algorithm="online:eq. (13)", name="T16-d3-alpha0.7-x1-varying-a", reference=f"{_HERE}:online_igd_quadratic",
+        make_kwargs=lambda: {**_quadratic_varying(16, 3, 121), "radius": 0.25, "alpha": 0.7,
+                             "x1": np.array([0.15, -0.1, 0.05])},
+        seed=121, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL, _POINT_MASS),
+        not_applicable=_BASE,
+    ),
+    VectorCase(
+        algorithm="online:GIGA", name="T16-d3-alpha0.8-step1.5-x1-varying-a", reference=f"{_HERE}:online_giga_quadratic",
+        make_kwargs=lambda: {**_quadratic_varying(16, 3, 122), "radius": 0.4, "alpha": 0.8,
+                             "x1": np.array([-0.2, 0.1, 0.25]), "step_constant": 1.5},
+        seed=122, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL, _POINT_MASS),
+        not_applicable=_BASE,
+    ),
+    VectorCase(
+        algorithm="online:eq. (20)", name="T16-d3-x1-varying-a", reference=f"{_HERE}:online_ftl_quadratic",
+        make_kwargs=lambda: {**_quadratic_varying(16, 3, 123), "radius": 0.3, "x1": np.array([0.1, 0.2, -0.15])},
+        seed=123, array_args=("g", "a", "c", "x1"), rtol=1e-12, atol=1e-13, invariants=(_IN_BALL, _POINT_MASS),
+        not_applicable=_BASE,
+    ),
+    VectorCase(
+        algorithm="online:eq. (21)", name="T16-d2-alpha1.3", reference=f"{_HERE}:online_qftl",
+        make_kwargs=lambda: {"V": np.random.default_rng(124).uniform(-0.9, 0.9, (16, 2)),
+                             "y": np.random.default_rng(125).uniform(-1.0, 1.0, 16), "alpha": 1.3},
+        seed=124, array_args=("V", "y"), rtol=1e-10, atol=1e-13,
+        invariants=(_POINT_MASS,), not_applicable={**_BASE, "feasibility": "QFTL plays unconstrained decisions"},
     ),
     VectorCase(
         algorithm="online:eq. (21)", name="T15-d3", reference=f"{_HERE}:online_qftl",
