@@ -119,9 +119,9 @@ def sample_vertices(x, K: int, rng, *, ledger: Ledger | None = None, event: Mech
     one draw is the exponential mechanism with scores log x; when ``ledger`` is given, each draw
     is recorded as one ``event`` (see :func:`vertex_event`) for the accountant to compose.
     """
-    cdf = np.cumsum(x)
+    cdf = x.cumsum()
     u = rng.random(K) * cdf[-1]
-    idx = np.minimum(np.searchsorted(cdf, u, side="right"), x.size - 1)
+    idx = np.minimum(cdf.searchsorted(u, side="right"), x.size - 1)
     if ledger is not None and event is not None:
         for _ in range(K):
             ledger.record(event)
@@ -131,7 +131,7 @@ def sample_vertices(x, K: int, rng, *, ledger: Ledger | None = None, event: Mech
 def _check_gradient(g, L0: float, where: str) -> None:
     """A gradient the l_inf Lipschitz bound L0 (w.r.t. ||.||_1) forbids stops the run: the privacy
     proofs' sensitivity 2 L0 / B rests on it. Nothing is clipped."""
-    worst = float(np.max(np.abs(g)))
+    worst = float(np.abs(g).max())
     if not worst <= L0 * (1 + LIPSCHITZ_RTOL):
         raise AssumptionViolation(f"||gradient||_inf <= L0 = {L0:.6g} (the l_inf Lipschitz bound of §1)",
                                   f"{where}: a gradient reaches {worst:.6g}; nothing is clipped")
@@ -180,11 +180,12 @@ class QuadraticSaddle:
         if data.min() < 0 or data.max() >= m:
             raise ParameterError("data", f"record indices in 0..{m - 1}", f"range {data.min()}..{data.max()}")
         self.atoms, self.data, self.m, self.dx, self.dy = A, data.astype(np.intp), m, dx, dy
+        self._last_batch = None
         self.n = data.size
         self.P = np.zeros((dx, dx)) if P is None else check_array(P, "P", shape=(dx, dx))
         self.R = np.zeros((dy, dy)) if R is None else check_array(R, "R", shape=(dy, dy))
-        for name, Q in (("P", self.P), ("R", self.R)):
-            if not np.allclose(Q, Q.T) or np.linalg.eigvalsh(Q).min() < -1e-12:
+        for name, given, Q in (("P", P, self.P), ("R", R, self.R)):     # the default 0 is: only a given one is checked
+            if given is not None and (not np.allclose(Q, Q.T) or np.linalg.eigvalsh(Q).min() < -1e-12):
                 raise AssumptionViolation(f"{name} is symmetric positive semi-definite (f convex-concave)")
         self.u = np.zeros((m, dx)) if u is None else check_array(u, "u", shape=(m, dx))
         self.v = np.zeros((m, dy)) if v is None else check_array(v, "v", shape=(m, dy))
@@ -219,12 +220,21 @@ class QuadraticSaddle:
         return cls(A, data, P=P, R=R, u=u, v=v, weights=weights)
 
     def batch_mean(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(A_B, u_B, v_B): the means over the records idx (one batch of §3's F_B)."""
+        """(A_B, u_B, v_B): the means over the records idx (one batch of §3's F_B). The last batch's means are
+        kept (read-only), keyed on its records: Algorithm 2 takes its four gradients on one batch."""
+        z = self.data[idx]
+        key = z.tobytes()
+        if self._last_batch is not None and self._last_batch[0] == key:
+            return self._last_batch[1]
         if idx.size < self.m:
-            z = self.data[idx]
-            return self.atoms[z].mean(axis=0), self.u[z].mean(axis=0), self.v[z].mean(axis=0)
-        c = np.bincount(self.data[idx], minlength=self.m) / idx.size
-        return np.tensordot(c, self.atoms, axes=1), c @ self.u, c @ self.v
+            means = self.atoms[z].mean(axis=0), self.u[z].mean(axis=0), self.v[z].mean(axis=0)
+        else:
+            c = np.bincount(z, minlength=self.m) / idx.size
+            means = (c @ self.atoms.reshape(self.m, -1)).reshape(self.dx, self.dy), c @ self.u, c @ self.v
+        for a in means:
+            a.setflags(write=False)
+        self._last_batch = (key, means)
+        return means
 
     def batch_gradient(self, x, y, idx) -> tuple[np.ndarray, np.ndarray]:
         """(grad_x F_B(x, y), grad_y F_B(x, y)) for the batch of records idx."""
