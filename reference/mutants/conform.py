@@ -68,22 +68,20 @@ REJECTED_NOTES: dict[str, str] = {
                         "ball's width, 2 with the l2 ball's); where T and eta are given it changes nothing",
     "erm_geometry-M08": "on the decreasing-eta case only: with a constant eta, eta_t = eta_(t+1)",
     "erm_geometry-M16": "on the decreasing-eta case only: with a constant eta, eta_t = eta_(t+1)",
-    # deterministic targets: they draw nothing, so replay is the exact output comparison any black box gets too
-    # (their law check is n/a); the black-box run of the matrix, without replay, cannot reject them
-    "heavy_tailed-M01": "replay is the check of a deterministic algorithm (the n300-d3-tau0.5 case: the clip binds "
-                        "in the buckets the median keeps)",
-    "heavy_tailed-M03": "replay is the check of a deterministic algorithm (the n300-d3-tau0.5 case: the clip binds "
-                        "in the buckets the median keeps)",
-    "heavy_tailed-M11": "replay is the check of a deterministic algorithm (the convex-mode case)",
-    "online-M16": "replay is the check of a deterministic algorithm (the alpha = 0.6 case)",
+    # deterministic targets: their law is a point mass at the reference's output (PointMass), an exact output
+    # comparison that any black box gets and that decides by default; the case that shows each edit
+    "heavy_tailed-M01": "the point mass law on the n300-d3-tau0.5 case: the clip binds in the buckets the median keeps",
+    "heavy_tailed-M03": "the point mass law on the n300-d3-tau0.5 case: the clip binds in the buckets the median keeps",
+    "heavy_tailed-M11": "the point mass law on the convex-mode cases",
+    "online-M16": "the point mass law on the alpha != 1 cases (0.6, 0.7)",
     # the selection's factor doubled: only the soft case (epsilon 0.3, k = 4) sees it, and there replay sees it
     # only when the selection's recorded uniform falls where the two laws differ
     "saddle_point-M16": "through the soft-selection case (paper-game3x2-n192-B1-k4-eps0.3); its replay rejection "
                         "is a chance of 0.26 at the case's seed (0.19 over seeds), the law check is the robust one",
     "saddle_point-M17": "through the soft-selection case (paper-game3x2-n192-B1-k4-eps0.3); its replay rejection "
                         "is a chance of 0.26 at the case's seed (0.19 over seeds), the law check is the robust one",
-    "lasso-M05": "replay is the check of a deterministic algorithm (the conform function runs the package's default "
-                 "keep_iterates=True; the average of the iterates stays in the ball and is as sparse as theta_T)",
+    "lasso-M05": "the point mass law (the conform function runs the package's default keep_iterates=True; the average "
+                 "of the iterates stays in the ball and is as sparse as theta_T, so no invariant sees it)",
 }
 
 
