@@ -350,7 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "'accounting' (the reference's ledger), both comma-separated, or 'all'")
     p.add_argument("--reading", action="append", default=[], metavar="NAME=VALUE",
                    help="the candidate's reading of a choice the paper leaves open (docs/errata.md), e.g. "
-                        "tree_log=ln for online Algorithms 4 and 5 (repeatable); the verdict says 'under reading'")
+                        "tree_log=ln for online Algorithms 4 and 5, scof_average=query_points for heavy_tailed Algorithms 1 "
+                        "and 2 (repeatable); the verdict says 'under reading'")
     p.add_argument("--unseeded", action="store_true",
                    help="the candidate takes no seed (it ignores rng): determinism is n/a (conform also detects a "
                         "candidate that never draws from the rng it is passed)")

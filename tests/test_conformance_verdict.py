@@ -542,3 +542,34 @@ def test_paper_calibration_warnings_are_one_line_of_the_report_and_every_line_fi
         f"printed noise on purpose"]
     del report["paper_calibration_warnings"]                  # a run without them has no note
     assert "note:" not in format_report(report)
+
+
+# ---- readings: which iterates SCOF averages (heavy_tailed-E06) -------------------------------------------
+
+def test_a_scof_port_averaging_the_query_points_conforms_under_that_reading():
+    """heavy_tailed Algorithm 1's convex w_priv: Theorem 3.1 states the average of w^1..w^T (the reference's
+    default), Appendix B.1's proof covers the query points w^0..w^(T-1) (docs/errata.md heavy_tailed-E06). An
+    independent port averaging the query points (examples/deterministic_ports.py) is rejected by the point-mass
+    law by default, and conforms, bit for bit, under --reading scof_average=query_points; the correct port is
+    then rejected. Algorithm 2 (the private oracle) reads the same: replay under the reading."""
+    from examples import deterministic_ports as ports
+    from reference.oracle.cases.heavy_tailed import heavy_tailed_cdp_sco_query_points
+
+    def w0(*args, **kwargs):
+        return ports.scof(*args, **kwargs, variant="average-from-w0")
+
+    default = check_implementation(w0, "heavy_tailed:Algorithm 1", as_json=True)
+    assert _v(default)["law"]["verdict"] == "fail" and default["failed"] == ["law"], format_report(default)
+    assert "--reading scof_average=query_points" in _flat(format_report(default))
+    read = check_implementation(w0, "heavy_tailed:Algorithm 1", as_json=True, readings=["scof_average=query_points"])
+    assert read["passed"] and read["bit_exact"]["answer"] == "yes", format_report(read)
+    assert "conforms under reading scof_average=query_points (declared; docs/errata.md)" in _flat(format_report(read))
+    statement = check_implementation(ports.scof, "heavy_tailed:Algorithm 1", mode="law", as_json=True,
+                                     readings={"scof_average": "query_points"})
+    assert _v(statement)["law"]["verdict"] == "fail", format_report(statement)
+    assert check_implementation(heavy_tailed_cdp_sco_query_points, "heavy_tailed:Algorithm 2", mode="replay",
+                                as_json=True, readings={"scof_average": "query_points"})["passed"]
+    assert not check_implementation(heavy_tailed_cdp_sco_query_points, "heavy_tailed:Algorithm 2", mode="replay",
+                                    as_json=True)["passed"]
+    with pytest.raises(ParameterError):
+        check_implementation(w0, "heavy_tailed:Algorithm 1", mode="law", readings=["scof_average=w0"])

@@ -238,14 +238,26 @@ READINGS = {
         what="the base of the outer log of log(log T / delta) in the tree's printed sigma^2 (online Algorithm 5 "
              "line 3; calibration='paper' only): ln (the reference's default, as Lemma 6's proof) or log2 "
              "(PQFTL's two trees cannot be read so yet: its sigma override is one scale for both)"),
+    "scof_average": Reading(
+        name="scof_average", default="paper", values={"paper": None, "query_points": None},
+        algorithms=("heavy_tailed:Algorithm 1", "heavy_tailed:Algorithm 2"), errata="heavy_tailed-E06",
+        what="which iterates the convex mode's w_priv averages (SCOF, Algorithm 1 line 11; Algorithm 2 line 3): "
+             "w^1..w^T as Theorem 3.1 states (the reference's default, 'paper') or the query points w^0..w^(T-1), "
+             "the average Appendix B.1's proof covers ('query_points'); the strongly convex mode's w^T is the same "
+             "under both"),
 }
 
-# (algorithm, tree_log, tree_inner_log) -> the reference's conform function under those readings
+_HT_CASES = f"{_PKG}.cases.heavy_tailed"
+
+# (algorithm, the values of readings_for(algorithm) in their order) -> the reference's conform function under
+# those readings (a name in this module, or a full module:function)
 _READ_TARGETS = {
-    ("online:Algorithm 5", "ln", "ln"): "online_private_sum_ln",
-    ("online:Algorithm 5", "log2", "log2"): "online_private_sum_inner_log2",
-    ("online:Algorithm 5", "ln", "log2"): "online_private_sum_ln_inner_log2",
-    ("online:Algorithm 4", "ln", "ln"): "online_pqftl_ln",
+    ("online:Algorithm 5", ("ln", "ln")): "online_private_sum_ln",
+    ("online:Algorithm 5", ("log2", "log2")): "online_private_sum_inner_log2",
+    ("online:Algorithm 5", ("ln", "log2")): "online_private_sum_ln_inner_log2",
+    ("online:Algorithm 4", ("ln",)): "online_pqftl_ln",
+    ("heavy_tailed:Algorithm 1", ("query_points",)): f"{_HT_CASES}:heavy_tailed_scof_query_points",
+    ("heavy_tailed:Algorithm 2", ("query_points",)): f"{_HT_CASES}:heavy_tailed_cdp_sco_query_points",
 }
 
 
@@ -273,15 +285,13 @@ def readings_for(algorithm: str) -> list[Reading]:
 
 
 def _under_readings(case: VectorCase, readings: dict) -> VectorCase:
-    if not readings or case.algorithm not in _READ_PARTS:
+    """``case`` with its reference side computed under ``readings`` (unchanged under the defaults)."""
+    concerned = readings_for(case.algorithm)
+    values = tuple(readings.get(r.name, r.default) for r in concerned)
+    if values == tuple(r.default for r in concerned):
         return case
-    key = (case.algorithm, *(readings.get(name, READINGS[name].default) for name in ("tree_log", "tree_inner_log")))
-    if key[1:] == (READINGS["tree_log"].default, READINGS["tree_inner_log"].default):
-        return case
-    return dataclasses.replace(case, reference=f"{_PKG}.conform:{_READ_TARGETS[key]}")
-
-
-_READ_PARTS = {a for a, *_ in _READ_TARGETS}
+    target = _READ_TARGETS[(case.algorithm, values)]
+    return dataclasses.replace(case, reference=target if ":" in target else f"{_PKG}.conform:{target}")
 
 
 # ---- the candidate's result: a bare output or an object with named fields

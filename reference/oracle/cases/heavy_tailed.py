@@ -36,9 +36,10 @@ def heavy_tailed_algorithm3(X, tau, beta, rng):
     return ht.high_dimensional_mean(X, tau, beta)
 
 
-def heavy_tailed_scof(X, eta, T, radius, tau, beta, mode, rng):
+def heavy_tailed_scof(X, eta, T, radius, tau, beta, mode, rng, average="paper"):
     """heavy_tailed Algorithm 1 on l(w, x) = ||w - x||^2 / 2 over the l2 ball of ``radius``, with the
-    non-private Algorithm 3 as MeanOracle; returns w_priv."""
+    non-private Algorithm 3 as MeanOracle; returns w_priv (``average``: heavy_tailed-E06, as
+    :func:`reference.algorithms.heavy_tailed.scof`)."""
     from ...algorithms import heavy_tailed as ht
     from ...geometry.sets import L2Ball
 
@@ -47,10 +48,18 @@ def heavy_tailed_scof(X, eta, T, radius, tau, beta, mode, rng):
     def oracle(G, r, ledger):
         return ht.high_dimensional_mean(G, tau, beta)
 
-    return ht.scof(X, ht.squared_loss_gradients, L2Ball(X.shape[1], radius), eta, T, oracle, rng, mode=mode).w_priv
+    return ht.scof(X, ht.squared_loss_gradients, L2Ball(X.shape[1], radius), eta, T, oracle, rng, mode=mode,
+                   average=average).w_priv
 
 
-def heavy_tailed_cdp_sco(X, rho, T, eta, radius, tau, beta, c, oracle, mode, calibration, rng, k=None):
+def heavy_tailed_scof_query_points(X, eta, T, radius, tau, beta, mode, rng):
+    """heavy_tailed Algorithm 1 as :func:`heavy_tailed_scof`, under the reading scof_average=query_points: w_priv
+    the average of the query points w^0..w^(T-1), the average Appendix B.1's proof covers (heavy_tailed-E06)."""
+    return heavy_tailed_scof(X, eta, T, radius, tau, beta, mode, rng, average="query_points")
+
+
+def heavy_tailed_cdp_sco(X, rho, T, eta, radius, tau, beta, c, oracle, mode, calibration, rng, k=None,
+                        average="paper"):
     """heavy_tailed Algorithm 2 on l(w, x) = ||w - x||^2 / 2 over the l2 ball of ``radius``; returns w_priv.
 
     ``T = eta = tau = beta = "theorem-5.7"`` (with ``k``, the moment order, the CDPCWME oracle and the strongly
@@ -72,7 +81,14 @@ def heavy_tailed_cdp_sco(X, rho, T, eta, radius, tau, beta, c, oracle, mode, cal
         s = ht.schedule_thm57(X.shape[0], X.shape[1], rho, k, lam=1.0, L=1.0, strict=False)
         T, eta, tau, beta, m = s.T, s.eta, s.tau, None, s.m
     return ht.cdp_sco(X, ht.squared_loss_gradients, L2Ball(X.shape[1], radius), rho, T, eta, rng, oracle=oracle,
-                      tau=tau, beta=beta, c=c, calibration=calibration, mode=mode, m=m)
+                      tau=tau, beta=beta, c=c, calibration=calibration, mode=mode, m=m, average=average)
+
+
+def heavy_tailed_cdp_sco_query_points(X, rho, T, eta, radius, tau, beta, c, oracle, mode, calibration, rng, k=None):
+    """heavy_tailed Algorithm 2 as :func:`heavy_tailed_cdp_sco`, under the reading scof_average=query_points
+    (heavy_tailed-E06; the convex mode's w_priv is the average of w^0..w^(T-1))."""
+    return heavy_tailed_cdp_sco(X, rho, T, eta, radius, tau, beta, c, oracle, mode, calibration, rng, k=k,
+                                average="query_points")
 
 
 THEOREM_5_7 = "theorem-5.7"
