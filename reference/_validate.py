@@ -15,7 +15,9 @@ from .errors import AssumptionViolation, NonFiniteError, ParameterError, ShapeEr
 
 
 def _real(value: object, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+    # a Python float is a real number: only other types go through the (slower) abstract-class check
+    if type(value) is not float and (isinstance(value, bool)
+                                     or not isinstance(value, (numbers.Real, np.floating, np.integer))):
         raise ParameterError(name, "a real number", value)
     value = float(value)
     if not math.isfinite(value):
@@ -94,7 +96,7 @@ def check_array(value: object, name: str, ndim: int | None = None, shape: tuple 
                 raise ShapeError(name, f"shape {shape}", f"shape {arr.shape}")
     if arr.size == 0 and not allow_empty:
         raise ShapeError(name, "a non-empty array", f"shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
+    if not np.isfinite(arr).all():
         raise NonFiniteError(name, "finite entries (no NaN or infinity)", non_finite_where(arr, name))
     return arr
 
