@@ -114,7 +114,9 @@ def non_finite_where(arr: np.ndarray, name: str) -> str:
 
 def check_rng(rng: object, name: str = "rng") -> np.random.Generator:
     """A numpy Generator, or a recording/replaying stand-in from :mod:`reference.rng`."""
-    from .rng import RngProxy
+    if type(rng) is np.random.Generator:   # the common case, without the import below
+        return rng
+    from .rng import RngProxy      # looked up at call time (the conform kill matrix's copies patch it)
 
     if not isinstance(rng, (np.random.Generator, RngProxy)):
         raise ParameterError(name, "a numpy.random.Generator (pass np.random.default_rng(seed))",

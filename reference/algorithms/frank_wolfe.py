@@ -309,7 +309,7 @@ def _checked_gradient(gradient, theta, p) -> np.ndarray:
     g = np.asarray(gradient(theta), dtype=float)
     if g.shape != (p,):
         raise ShapeError("gradient(theta)", f"a vector of length {p}", f"shape {g.shape}")
-    if not np.all(np.isfinite(g)):
+    if not np.isfinite(g).all():
         raise AssumptionViolation("the gradient is finite", "gradient(theta) returned NaN/inf")
     return g
 
