@@ -119,9 +119,9 @@ def sample_vertices(x, K: int, rng, *, ledger: Ledger | None = None, event: Mech
     one draw is the exponential mechanism with scores log x; when ``ledger`` is given, each draw
     is recorded as one ``event`` (see :func:`vertex_event`) for the accountant to compose.
     """
-    cdf = x.cumsum()
+    cdf = np.cumsum(x)
     u = rng.random(K) * cdf[-1]
-    idx = np.minimum(cdf.searchsorted(u, side="right"), x.size - 1)
+    idx = np.minimum(np.searchsorted(cdf, u, side="right"), x.size - 1)
     if ledger is not None and event is not None:
         for _ in range(K):
             ledger.record(event)
