@@ -77,6 +77,28 @@ def test_representative_mutants_are_rejected_with_the_property_named(mutant_id, 
     assert all(r.details[p] for p in rejected_by)
 
 
+# The randomized mutants that replay alone rejected until a case put the wrong line in front of a small noise
+# (docs/conformance.md, "A short horizon, a small noise"): the law check of that one case rejects the black box.
+# Measured there: 1.00 of 200 resampled checks at the case's alpha; the clean reference passes the same check
+# (tests/test_vector_coverage.py, --deep, runs every case's law against the reference itself).
+LAW_CASES = {
+    "online-M06": ("online:Algorithm 3", "certified-LG1-T3-d2-eps64-x1"),
+}
+
+
+@pytest.mark.parametrize("mutant_id", sorted(LAW_CASES))
+def test_a_case_with_the_wrong_line_in_front_of_a_small_noise_rejects_the_black_box(mutant_id):
+    from reference.oracle.vectors import distribution_check, resolve
+
+    algorithm, name = LAW_CASES[mutant_id]
+    (case,) = [c for c in cases(algorithm) if c.name == name]
+    module, _, function = case.reference.partition(":")
+    with mutated_package(MUTANTS[mutant_id]) as copy:
+        candidate = resolve(f"{copy}{module[len('reference'):]}:{function}")
+        passed, p_value, detail = distribution_check(case, candidate)
+    assert not passed and p_value < case.law_alpha, detail
+
+
 @pytest.mark.parametrize("mutant_id, case, said", [
     ("erm_geometry-M08", "l2-euclidean-certified-eta-decreasing-n60-p5-T8", "max |difference|"),   # eta_t for eta_(t+1)
     ("erm_geometry-M11", "l1-lq-certified-theorem-3.2-n60-p5", "consumed fewer draws"),   # G_Q of the l2 ball: T 2, not 4

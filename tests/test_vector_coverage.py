@@ -94,7 +94,7 @@ POWERFUL = {
     "erm_geometry:Algorithm 4": ("laplace-paper-paper-n300-p12-T8-eps8", "laplace-certified-2_(t+2)-n300-p12-T8-eps8"),
     "erm_geometry:Algorithm 5": ("l2-certified-n300-p12-T8",),
     "online:Algorithm 1": ("igd-paper-T12-d2-eps2500", "igd-certified-T12-d2-eps1"),
-    "online:Algorithm 3": ("paper-LG1-T12-d2-eps2500", "certified-LG1-T12-d2-eps8"),
+    "online:Algorithm 3": ("paper-LG1-T12-d2-eps2500", "certified-LG1-T12-d2-eps8", "certified-LG1-T3-d2-eps64-x1"),
     "online:Algorithm 6": ("paper-T100-d2", "certified-T100-d2"),
 }
 POWERFUL_CASES = [c for ident, names in POWERFUL.items() for c in cases(ident) if c.name in names]

@@ -215,6 +215,13 @@ def _pgiga_kwargs(calibration: str, x1, LG: float, epsilon: float) -> dict:
             "calibration": calibration}
 
 
+def _pgiga_t3_kwargs() -> dict:
+    """T = 3 (t_q = 2: one GIGA step, round 2), x_1 = (-0.5, 0.4) where grad f_2 is large, epsilon = 64."""
+    kw = {**_quadratic(3, 2, 106), "radius": 1.0}
+    return {**kw, "epsilon": 64.0, "delta": 1e-3, "G": _lipschitz(kw, 1.0), "LG": 1.0, "alpha": 1.0,
+            "x1": np.array([-0.5, 0.4]), "calibration": "certified"}
+
+
 def _pol_kwargs(calibration: str, x1) -> dict:
     # T = 100, epsilon_p = 4: the output noise (about 0.2) well inside the unit ball, so the projection
     # rarely hides it and the law of xhat depends on its scale
@@ -491,6 +498,15 @@ CASES += [
     # check rejected 0.8 x the noise in 2 of 10 repeats; at 8, in 10 of 10)
     for calibration, x1, LG, eps in (("paper", np.zeros(2), 1.0, 1.0), ("paper", np.zeros(2), 1.0, 2500.0),
                                      ("certified", np.zeros(2), 1.0, 8.0), ("certified", None, 1.5, 8.0))
+] + [
+    # T = 3: after the warm-up (t_q = 2, x_1 = x_2) one GIGA step, x_3 = Pi_C(x_2 - eta_2 grad f_2(x_2)), released
+    # as xhat_3 = Pi_C(x_3 + (beta / 2) z). x_1 = (-0.5, 0.4) puts ||eta_2 grad f_2(x_1)|| at 1.0, so a step
+    # 1/(alpha t) for line 6's 2/(alpha t) (online-M06) moves x_3 by 0.50, beside a noise sd beta / 2 = 0.22 at
+    # epsilon = 64 (at epsilon = 8, T = 12, x_1 = 0 the step moves the iterates by 0.04 to 0.27 under noise of
+    # sd 2.5 down to 0.46: the law checks there could not see it)
+    _private("online:Algorithm 3", "certified-LG1-T3-d2-eps64-x1", "online_pgiga_quadratic", _pgiga_t3_kwargs,
+             _pgiga_noiseless, 106, "certified", _pgiga_t3_kwargs()["x1"],
+             knob=("epsilon", -0.564)),    # the certified beta's secant power of epsilon from 64 to 0.8 x beta
 ] + [
     VectorCase(
         algorithm="online:Algorithm 6", name=f"{calibration}-T100-d2" + ("-random-x1" if x1 is None else ""),
