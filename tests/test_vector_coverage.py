@@ -96,6 +96,7 @@ POWERFUL = {
     "online:Algorithm 1": ("igd-paper-T12-d2-eps2500", "igd-certified-T12-d2-eps1"),
     "online:Algorithm 3": ("paper-LG1-T12-d2-eps2500", "certified-LG1-T12-d2-eps8", "certified-LG1-T3-d2-eps64-x1"),
     "online:Algorithm 6": ("paper-T100-d2", "certified-T100-d2"),
+    "heavy_tailed:Algorithm 4": ("certified-c0.002-n2000-d2-rho2000",),
 }
 POWERFUL_CASES = [c for ident, names in POWERFUL.items() for c in cases(ident) if c.name in names]
 
