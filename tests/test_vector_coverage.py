@@ -97,6 +97,7 @@ POWERFUL = {
     "online:Algorithm 3": ("paper-LG1-T12-d2-eps2500", "certified-LG1-T12-d2-eps8", "certified-LG1-T3-d2-eps64-x1"),
     "online:Algorithm 6": ("paper-T100-d2", "certified-T100-d2"),
     "heavy_tailed:Algorithm 4": ("certified-c0.002-n2000-d2-rho2000",),
+    "lasso:Theorem 2.6": ("l2-certified-n400-p6-T2-eps16",),
 }
 POWERFUL_CASES = [c for ident, names in POWERFUL.items() for c in cases(ident) if c.name in names]
 
