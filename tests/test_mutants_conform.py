@@ -85,6 +85,7 @@ LAW_CASES = {
     "online-M06": ("online:Algorithm 3", "certified-LG1-T3-d2-eps64-x1"),
     "heavy_tailed-M32": ("heavy_tailed:Algorithm 4", "certified-c0.002-n2000-d2-rho2000"),
     "lasso-M35": ("lasso:Theorem 2.6", "l2-certified-n400-p6-T2-eps16"),
+    "lasso-M12": ("lasso:Algorithm 2", "laplace-certified-n400-p6-T2-eps0.3"),
 }
 
 

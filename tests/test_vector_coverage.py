@@ -98,6 +98,7 @@ POWERFUL = {
     "online:Algorithm 6": ("paper-T100-d2", "certified-T100-d2"),
     "heavy_tailed:Algorithm 4": ("certified-c0.002-n2000-d2-rho2000",),
     "lasso:Theorem 2.6": ("l2-certified-n400-p6-T2-eps16",),
+    "lasso:Algorithm 2": ("laplace-certified-n400-p6-T2-eps0.3",),
 }
 POWERFUL_CASES = [c for ident, names in POWERFUL.items() for c in cases(ident) if c.name in names]
 

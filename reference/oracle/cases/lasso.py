@@ -210,6 +210,10 @@ def _theta_of(result):
     return result.theta if hasattr(result, "theta") else result
 
 
+def _lasso_t2_kwargs() -> dict:
+    return {**_lasso_kwargs("laplace", "certified"), "T": 2, "epsilon": 0.3}
+
+
 CASES: list[VectorCase] = [
     VectorCase(
         algorithm="lasso:Algorithm 2", name=f"{selection}-{calibration}-n400-p6-T12", reference=_LASSO,
@@ -240,6 +244,19 @@ CASES: list[VectorCase] = [
         seed=14, array_args=("X", "y"), output=_theta_of, noise_knob=("epsilon", -1.0),
         statistic=DistanceTo(_lasso_noiseless,
                                          lambda: {**_lasso_kwargs("laplace", "certified"), "epsilon": 50.0}, norm=2),
+        n_runs=2000, rtol=1e-12, atol=1e-13,
+    ),
+] + [
+    # T = 2: theta_2 = mu_1 v_1 = (2/3) v_1, so the output is the first step's noisy selection alone (at T = 12
+    # the first vertex weighs 4 / (T (T + 1)) = 0.026 in theta_T, below what the law checks there see). At
+    # epsilon = 0.3 the noisy selection misses the exact argmin in 0.31 of the runs, so a port that takes the
+    # exact argmin at t = 1 (lasso-M12: theta_2 at the noiseless output every run, distance 0) is rejected in 1.00
+    # of 200 resampled law checks (median p 7e-166), and the selection law moves with the noise scale: 0.8 x the
+    # noise rejected in 1.00 at 2000 runs (0.975 at 1000; the signed index of the vertex, 12 levels, 0.71 at 1000)
+    VectorCase(
+        algorithm="lasso:Algorithm 2", name="laplace-certified-n400-p6-T2-eps0.3", reference=_LASSO,
+        make_kwargs=_lasso_t2_kwargs, seed=15, array_args=("X", "y"), output=_theta_of,
+        noise_knob=("epsilon", -1.0), statistic=DistanceTo(_lasso_noiseless, _lasso_t2_kwargs, norm=2),
         n_runs=2000, rtol=1e-12, atol=1e-13,
     ),
 ]
