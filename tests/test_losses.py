@@ -89,6 +89,13 @@ def test_batch_values_gradients_and_risk_agree_with_single_records():
             np.testing.assert_allclose(grads[i], loss.gradient(theta, X[i], y[i]))
         assert loss.risk(theta, X, y) == pytest.approx(np.mean(vals))
         np.testing.assert_allclose(loss.risk_gradient(theta, X, y), grads.mean(axis=0))
+        # the batch forms the erm_geometry checks and objective sums take: row i is record i's (to rounding: X @ theta
+        # and the rows' own products may round differently)
+        np.testing.assert_allclose(loss.values(theta, X, y), [loss.value(theta, X[i], y[i]) for i in range(6)],
+                                   rtol=1e-14, atol=1e-15)
+        np.testing.assert_allclose(loss.gradients(theta, X, y),
+                                   [loss.gradient(theta, X[i], y[i]) for i in range(6)], rtol=1e-14, atol=1e-15)
+        assert loss.values(theta, X[:1], y[:1]).shape == (1,) and loss.gradients(theta, X[:1], y[:1]).shape == (1, 4)
     # closed forms
     assert SquaredLoss().value(np.array([1.0, 2.0]), np.array([1.0, 1.0]), 1.0) == 4.0
     assert LogisticLoss().value(np.zeros(2), np.ones(2), 1.0) == pytest.approx(math.log(2))

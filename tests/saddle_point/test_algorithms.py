@@ -209,3 +209,22 @@ def test_bad_privacy_parameters_are_refused():
         sp.private_smd_vertices(game, 9.0, 0.4, rng, T=10)          # eps > 8 log(1/delta): Cor 3.6 fails
     with pytest.raises(ParameterError, match="calibration"):
         sp.private_smd_vertices(game, 1.0, 1e-3, rng, T=10, calibration="magic")
+
+
+def test_batch_means_are_those_of_the_batch_read_whichever_was_read_before():
+    """QuadraticSaddle keeps its last batch's means (Algorithm 2 takes four gradients on one batch): whatever batch
+    comes next, the means are its records' plain averages (a second method: a loop over the records), and the kept
+    arrays cannot be written to."""
+    gen = np.random.default_rng(3)
+    atoms, u, v = gen.uniform(-1, 1, (3, 3, 2)), gen.uniform(-1, 1, (3, 3)), gen.uniform(-1, 1, (3, 2))
+    data = gen.integers(0, 3, size=40)
+    game = sp.QuadraticSaddle(atoms, data, u=u, v=v)
+    batches = [np.arange(0, 2), np.arange(0, 2), np.arange(2, 10), np.arange(0, 2), np.arange(10, 40), np.arange(0, 2),
+               np.arange(5, 7), np.arange(7, 9)]
+    for idx in batches:
+        A, ub, vb = game.batch_mean(idx)
+        np.testing.assert_allclose(A, sum(atoms[data[i]] for i in idx) / idx.size, rtol=1e-14, atol=1e-15)
+        np.testing.assert_allclose(ub, sum(u[data[i]] for i in idx) / idx.size, rtol=1e-14, atol=1e-15)
+        np.testing.assert_allclose(vb, sum(v[data[i]] for i in idx) / idx.size, rtol=1e-14, atol=1e-15)
+        with pytest.raises(ValueError):
+            A[0, 0] = 0.0
