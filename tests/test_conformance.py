@@ -56,7 +56,7 @@ DEEP_LAW_IDS = frozenset({
 DEEP_LAW_CASES = frozenset(("erm_geometry:Algorithm 1", name) for name in (
     "l2-euclidean-certified-eta-decreasing-n60-p5-T8", "simplex-entropy-certified-n60-p5-T8",
     "l1-lq-paper-constant-certified-n60-p5-T8", "l1-lq-certified-theorem-3.2-n60-p5",
-    "l2-euclidean-certified-theorem-3.2-eps4-n60-p5"))
+    "l2-euclidean-certified-theorem-3.2-eps0.88-n60-p5"))
 
 
 def _deep_law(case) -> bool:
