@@ -49,10 +49,15 @@ def laplace_profile_all_t(t: float, e0: float) -> float:
     return -math.expm1(t)
 
 
-def laplace_expect(f, e0: float) -> float:
-    """E[f(L)] for one Laplace loss: atoms e0 (1/2), -e0 (e^{-e0}/2), density e^{-(e0-l)/2}/4 between."""
-    cont, _ = integrate.quad(lambda l: f(l) * 0.25 * math.exp(-(e0 - l) / 2), -e0, e0,
-                             epsabs=QUAD_TOL / 10, epsrel=1e-12, limit=200)
+def laplace_expect(f, e0: float, kinks=()) -> float:
+    """E[f(L)] for one Laplace loss: atoms e0 (1/2), -e0 (e^{-e0}/2), density e^{-(e0-l)/2}/4 between.
+    ``kinks``: where f is not smooth; quad integrates piece by piece between them."""
+    edges = sorted({-e0, e0, *(k for k in kinks if -e0 < k < e0)})
+    cont = 0.0
+    for a, b in zip(edges[:-1], edges[1:]):
+        piece, _ = integrate.quad(lambda l: f(l) * 0.25 * math.exp(-(e0 - l) / 2), a, b,
+                                  epsabs=QUAD_TOL / (10 * len(edges)), epsrel=1e-12, limit=200)
+        cont += piece
     return 0.5 * f(e0) + 0.5 * math.exp(-e0) * f(-e0) + cont
 
 
@@ -61,7 +66,9 @@ def laplace_composition_profile(eps: float, e0s) -> float:
     def d(t, rest):
         if len(rest) == 1:
             return laplace_profile_all_t(t, rest[0])
-        return laplace_expect(lambda l: d(t - l, rest[1:]), rest[0])
+        # d(s, rest[1:]) has kinks where s is a signed sum of rest[1:] (the atoms of their losses)
+        sums = {float(np.dot(signs, rest[1:])) for signs in itertools.product((1.0, -1.0), repeat=len(rest) - 1)}
+        return laplace_expect(lambda l: d(t - l, rest[1:]), rest[0], kinks=[t - s for s in sums])
     return d(eps, list(e0s))
 
 
