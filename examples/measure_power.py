@@ -1,6 +1,7 @@
 """Measure the law check's power against the wrong variants of the ports, and its false alarms on the ports.
 
     python -m examples.measure_power [--pool 4] [--repeats 400] [ID_SUBSTRING ...]
+    python -m examples.measure_power --scaled-noise [--skip ID ...] [ID_SUBSTRING ...]
 
 For each (candidate, case) of tests/test_example_ports.py (the variants, and the correct ports on the same
 cases): one pool of ``pool x n_runs`` statistics drawn from the reference and one from the candidate (fresh
@@ -10,6 +11,11 @@ at a scaled noise). Prints the fraction rejected at the case's alpha (``case.law
 false-alarm budget, docs/conformance.md), and at 1e-3 beside it: the power for a variant, the false-alarm rate
 for a correct port. Repeats share draws, so the estimate varies more than a binomial proportion of independent
 repeats would.
+
+``--scaled-noise``: instead of the ports, every algorithm case with a law check and a noise knob
+(``VectorCase.noise_knob``), the candidate being the reference at 0.8 x its noise
+(:class:`reference.oracle.vectors.ScaledNoise`): the power table of docs/conformance.md ("The algorithm
+cases"), at each case's alpha. ``--skip`` leaves out whole ids.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import time
 import numpy as np
 
 from reference.oracle.suite import cases
-from reference.oracle.vectors import resolve, two_sample_p_value
+from reference.oracle.vectors import ScaledNoise, resolve, two_sample_p_value
 
 
 def resampled_p_values(case, candidate, pool: int = 4, repeats: int = 400, seed: int = 7) -> np.ndarray:
@@ -58,15 +64,28 @@ def main(argv=None) -> int:
     parser.add_argument("--pool", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=400)
     parser.add_argument("--ports", action="store_true", help="only the correct ports (false alarms)")
+    parser.add_argument("--scaled-noise", action="store_true",
+                        help="the algorithm cases against the reference at 0.8 x the noise")
+    parser.add_argument("--skip", nargs="*", default=[], help="with --scaled-noise: ids left out")
     args = parser.parse_args(argv)
-    jobs = [] if args.ports else [(t, algorithm, case_name) for t, (algorithm, case_name, _) in VARIANTS.items()]
-    jobs += [(target, algorithm, case_name) for target, algorithm, case_name in PORTS.values()]
+    if args.scaled_noise:
+        jobs = [("0.8 x noise", c.algorithm, c.name) for c in cases()
+                if not c.algorithm.startswith("core:") and c.statistic is not None and c.noise_knob is not None
+                and c.algorithm not in args.skip]
+    else:
+        jobs = [] if args.ports else [(t, algorithm, case_name) for t, (algorithm, case_name, _) in VARIANTS.items()]
+        jobs += [(target, algorithm, case_name) for target, algorithm, case_name in PORTS.values()]
     for target, algorithm, case_name in jobs:
         if args.only and not any(s in target or s in algorithm for s in args.only):
             continue
         (case,) = [c for c in cases(algorithm) if c.name == case_name]
         start = time.process_time()
-        p_values = resampled_p_values(case, resolve(target), args.pool, args.repeats)
+        candidate = ScaledNoise(case, 0.8) if args.scaled_noise else resolve(target)
+        try:
+            p_values = resampled_p_values(case, candidate, args.pool, args.repeats)
+        except Exception as exc:      # e.g. no 0.8 x candidate: the knob leaves the algorithm's domain
+            print(f"{target:50} {algorithm:26} {case_name:42} not measured: {type(exc).__name__}: {exc}", flush=True)
+            continue
         rejected, at_1e3 = int(np.sum(p_values < case.law_alpha)), int(np.sum(p_values < 1e-3))
         print(f"{target:50} {algorithm:26} {case_name:42} rejected {rejected:4d} / {args.repeats} at alpha "
               f"{case.law_alpha:.2g} ({at_1e3} at 1e-3; 1st percentile of p {np.quantile(p_values, 0.01):.2g}, 99th "
