@@ -24,6 +24,10 @@ the table of verdicts is in examples/README.md ("Randomized ports, second round"
   over phi's cubic window [-sqrt 2, sqrt 2] (plus the two tail masses) otherwise; all n x d entries at once.
   Line 7's noise: ``"paper"`` sigma^2 = tau^2 d / (rho n^2) as printed, ``"certified"`` the reference's
   ``certified_sigma(nsme_sensitivity(n, d, tau, c), rho)``; normals as in :func:`gaussian_mechanism`.
+- :func:`pgiga` (``online:Algorithm 3``, Jain-Kothari-Thakurta Section 3.4, PGIGA): warm-up points batched,
+  the noise in one coordinate-major block; beta printed or the reference's certified pocp_noise_scale.
+- :func:`private_frank_wolfe_general` (``erm_geometry:Algorithm 5``, Bassily-Smith-Thakurta Appendix B):
+  all (T - 1) p normals up front; sigma printed or the reference's certified_gaussian_sigma.
 
 The wrong variants (siblings at the bottom, each docstring names its slip) are conform targets as they stand.
 """
@@ -331,12 +335,75 @@ def pgiga(g, a, c, radius, epsilon, delta, G, LG, alpha, x1, calibration, rng, *
     return out
 
 
+# ---------------------------------------------------------------------------- erm_geometry:Algorithm 5
+
+def _lmo(v, geometry):
+    """argmin over the unit ball of <v, theta>: -v/||v|| (l2); -sign(v_j) e_j at the first largest |v_j| (l1)."""
+    if geometry == "l2":
+        norm = np.linalg.norm(v)
+        return -v / norm if norm > 0 else np.zeros_like(v)
+    j = int(np.argmax(np.abs(v)))
+    s = np.zeros_like(v)
+    s[j] = -1.0 if v[j] >= 0 else 1.0
+    return s
+
+
+def private_frank_wolfe_general(X, y, epsilon, delta, T, geometry, calibration, rng, *, variant=""):
+    """A_Noise-FW(Gen-convex) (Bassily-Smith-Thakurta, Appendix B, Algorithm 5) for the squared loss
+    l(theta; x, y) = (1/2)(<x, theta> - y)^2 over the unit ``geometry`` ball ('l1' or 'l2'), with ||x_i||_2 <= 1
+    and |y_i| <= 1 (checked, nothing is clipped), so L_2 = 2. theta_1 = the vertex the linear oracle picks
+    for the all-ones direction (-e_1 on the l1 ball, -1/sqrt(p) on the l2 ball: the test vectors' reading of
+    "arbitrary"); line 3 for t = 1 .. T - 1; mu = 1/(T + 2) (line 4 as printed); output theta_T.
+    sigma: ``"paper"`` line 3 as printed, sigma^2 = 32 L_2 T log^2(n/delta)/(n eps)^2; ``"certified"`` the
+    reference's certified_gaussian_sigma(2 L_2 / n, T - 1, eps, delta). All (T - 1) p normals drawn up front
+    (coordinate-major, each the mean of two standard normals times sqrt 2)."""
+    X = _finite_array("X", X, ndim=2)
+    y = _finite_array("y", y, ndim=1)
+    n, p = X.shape
+    if y.shape != (n,):
+        raise ValueError(f"y must have one entry per row of X: {y.shape} against {X.shape}")
+    if np.any(np.linalg.norm(X, axis=1) > 1 + 1e-9) or np.any(np.abs(y) > 1 + 1e-9):
+        raise ValueError("every ||x_i||_2 and |y_i| must be <= 1 (L_2 = 2); nothing is clipped")
+    epsilon = _positive("epsilon", epsilon, allow_inf=True)
+    if not (isinstance(delta, (int, float)) and 0 < delta < 1):
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or T < 1:
+        raise ValueError(f"T must be an integer >= 1, got {T!r}")
+    if geometry not in ("l1", "l2"):
+        raise ValueError(f"geometry must be 'l1' or 'l2', not {geometry!r}")
+    L2 = 2.0
+    if math.isinf(epsilon):
+        sigma = 0.0
+    elif calibration == "paper":
+        sigma = math.sqrt(32.0 * L2 * T * math.log(n / delta) ** 2 / (n * epsilon) ** 2)
+    elif calibration == "certified":
+        from reference.privacy.accounting import certified_gaussian_sigma
+
+        sens = (1.0 if variant == "sensitivity-L-over-n" else 2.0) * L2 / n
+        sigma = certified_gaussian_sigma(sens, T if variant == "T-compositions" else T - 1, epsilon, delta)
+    else:
+        raise ValueError(f"calibration must be 'paper' or 'certified', not {calibration!r}")
+    if variant == "noise-0.8":
+        sigma *= 0.8
+    theta = np.zeros(p) if variant == "theta1-origin" else _lmo(np.ones(p), geometry)   # line 1
+    total = theta.copy()
+    noise = _normal(rng, sigma, (p, max(T - 1, 0))).T if sigma > 0 else np.zeros((max(T - 1, 0), p))
+    scale = 2.0 if variant == "unhalved-loss" else 1.0   # WRONG for "unhalved-loss": (<x, theta> - y)^2's gradient
+    for t in range(1, T):
+        grad = scale * (X.T @ (X @ theta - y)) / n
+        s = _lmo(grad + noise[t - 1], geometry)                                        # line 3
+        mu = 2.0 / (t + 2) if variant == "step-2/(t+2)" else 1.0 / (T + 2)             # line 4
+        theta = (1.0 - mu) * theta + mu * s
+        total += theta
+    return total / T if variant == "average-iterates" else theta                       # line 5
+
+
 # ---------------------------------------------------------------------------- the wrong variants
 
 def _bind(function, variant, slip):
     def wrong(*args, **kwargs):
         return function(*args, **kwargs, variant=variant)
-    wrong.__name__ = f"{function.__name__}_{variant.replace('-', '_').replace('.', '')}"
+    wrong.__name__ = f"{function.__name__}_{variant.replace('-', '_').replace('.', '').replace('/', '_').replace('(', '').replace(')', '').replace('+', 'plus')}"
     wrong.__doc__ = f"{function.__name__} with variant={variant!r} (wrong on purpose): {slip}."
     return wrong
 
@@ -376,6 +443,15 @@ _VARIANTS = {
         "no-warmup": "line 3's warm-up skipped (t_q = 1: GIGA and noise from round 1)",
         "unprojected": "line 9 dropped: the noisy iterate released without projection",
     },
+    (private_frank_wolfe_general, "erm_geometry:Algorithm 5"): {
+        "noise-0.8": "0.8 of sigma",
+        "sensitivity-L-over-n": "certified sigma for sensitivity L_2/n (the replace-one 2 dropped)",
+        "T-compositions": "certified sigma composed over T steps instead of the T - 1 noisy ones (more noise)",
+        "unhalved-loss": "the gradient of (<x, theta> - y)^2 (no 1/2) with L_2 = 2 kept",
+        "step-2/(t+2)": "the decaying step 2/(t + 2) instead of line 4's 1/(T + 2)",
+        "average-iterates": "the average of theta_1 .. theta_T released instead of theta_T",
+        "theta1-origin": "theta_1 = 0, another 'arbitrary' start than the test vectors' (a reading, not a slip)",
+    },
     (cdpnsme, "heavy_tailed:Algorithm 4"): {
         "noise-0.8": "0.8 of sigma",
         "paper-sensitivity": "certified sigma for B.5's printed sensitivity sqrt(d) tau / n (the replace-one 2 S(c) dropped)",
@@ -393,4 +469,5 @@ for (_function, _id), _table in _VARIANTS.items():
         globals()[_wrong.__name__] = _wrong
         PORTS[_wrong.__name__] = _id
 
-CORRECT = ("laplace_mechanism", "gaussian_mechanism", "report_noisy_min", "exponential_mechanism", "pgiga", "cdpnsme")
+CORRECT = ("laplace_mechanism", "gaussian_mechanism", "report_noisy_min", "exponential_mechanism", "pgiga", "cdpnsme",
+           "private_frank_wolfe_general")

@@ -7,7 +7,7 @@ accepts (equivalent in law on the cases run, or a dependence the law's scalar do
 here; examples/README.md ("Randomized ports, second round") lists them with the reason.
 
 The correct ports run in the default suite (about 5-16 s each); the variants are ``deep`` (about 5-16 s each,
-26 of them).
+32 of them).
 """
 
 from __future__ import annotations
@@ -50,6 +50,12 @@ EXIT_1 = {
     "cdpnsme_c_as_std": "law",
     "cdpnsme_sampled_N": "law",
     "cdpnsme_no_smoothing": "law",
+    "private_frank_wolfe_general_noise_08": "law",
+    "private_frank_wolfe_general_sensitivity_L_over_n": "law",
+    "private_frank_wolfe_general_unhalved_loss": "law",
+    "private_frank_wolfe_general_step_2_tplus2": "law",
+    "private_frank_wolfe_general_average_iterates": "law",
+    "private_frank_wolfe_general_theta1_origin": "law",
 }
 
 
