@@ -95,6 +95,35 @@ def fit_rate(xs, ys_repeats, rng: np.random.Generator, *, confidence: float = 0.
     return RateFit(float(slope), float(lower), float(upper), float(intercept), confidence, n_boot)
 
 
+def small_sample_inflation(xs, ys_repeats, confidence: float) -> float:
+    """The factor by which :func:`fit_rate`'s percentile interval is widened about its slope when the slope is
+    compared at a small tail (conform's rate check): sqrt(r / (r - 1)) x t_nu(q) / z(q), q = (1 - confidence) / 2.
+
+    The bootstrap resamples r repeats, so its variance of each grid value's mean is (r - 1) / r of the unbiased
+    one; and the slope's variance is estimated, not known: sum_i w_i^2 s_i^2 / (r ybar_i^2) (the delta method for
+    log ybar_i, w_i the least-squares weights of log x_i), whose degrees of freedom nu follow Welch-Satterthwaite,
+    (sum a_i)^2 / sum (a_i^2 / (r - 1)) with a_i = w_i^2 s_i^2 / (r ybar_i^2): r - 1 when one grid value carries
+    all the spread, k (r - 1) when each carries an equal share. Measured on conform's rate cases (the reference as
+    its own candidate, docs/conformance.md): without it two intervals at the normal approximation's 10%, 5% and
+    1e-4 failure levels failed 18%, 12% and 0.8% of pairs (lasso, r = 4); with it 9.8%, 5.2%, 0.02%."""
+    from scipy import stats
+
+    check_probability(confidence, "confidence")
+    x = np.asarray(xs, dtype=float)
+    y = np.asarray(ys_repeats, dtype=float)
+    if y.ndim != 2 or y.shape[0] != x.size or y.shape[1] < 2:
+        raise ParameterError("ys_repeats", f"shape ({x.size}, r) with r >= 2 repeats", y.shape)
+    r = y.shape[1]
+    xc = np.log(x) - np.log(x).mean()
+    w = xc / (xc @ xc)
+    a = w ** 2 * y.var(axis=1, ddof=1) / (r * y.mean(axis=1) ** 2)
+    if not np.any(a > 0):
+        return float(np.sqrt(r / (r - 1)))
+    nu = float(a.sum() ** 2 / np.sum(a ** 2 / (r - 1)))
+    q = (1.0 - confidence) / 2.0
+    return float(np.sqrt(r / (r - 1)) * stats.t.isf(q, nu) / stats.norm.isf(q))
+
+
 CLAIMS = (
     Claim("core:Rate fit", "invariant",
           "fit_rate recovers the exponent of a power law from noisy repeats: its bootstrap interval covers the "
