@@ -3,9 +3,10 @@
     python -m tests.thirdparty.table            # law checks and privacy audits (~15 min on two cores)
     python -m tests.thirdparty.table --law      # law checks only (~1 min)
 
-Prints one markdown row per (candidate, case, check) with conform's settings: law check at
-alpha = 1e-3 (4000 runs a side), privacy audit at beta = 0.05 (40,000 runs a side) with the
-reference at half its noise as the control. OpenDP cannot be seeded, so its rows vary between runs.
+Prints one markdown row per (candidate, case, check) with conform's settings: law check at the case's alpha
+(4000 runs a side), privacy audit at the case's beta and runs (10,000 a side for the Laplace and Gaussian
+cases; 40,000 for the selection pairs, harness.SELECTION_RUNS) with the reference at half its noise as the
+control. OpenDP cannot be seeded, so its rows vary between runs.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ test_diffprivlib.py; here the whole default verdict of ``python -m reference con
 but the privacy audit, which those files run under ``deep``, and the rate, which no mechanism declares)
 is asked of the adapters whose law is meant to conform. Neither library reproduces the reference's draws
 (replay fails: reported, not deciding); OpenDP cannot be seeded, so determinism is n/a with the reason
-(it never draws from the rng it is passed). False alarm: each law check at alpha = 1e-3; the OpenDP runs
+(it never draws from the rng it is passed). False alarm: each law check at its case's alpha (at most 5e-4); the OpenDP runs
 are not reproducible (its CSPRNG), the diffprivlib ones are (seeded from rng). One adapter per library
 runs without ``--deep``.
 """

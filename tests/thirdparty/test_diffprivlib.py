@@ -1,14 +1,14 @@
 """IBM diffprivlib's Laplace, Gaussian and exponential mechanisms conformed to the reference's building blocks.
 
 Runs only where diffprivlib is installed (``pip install .[thirdparty]``; tox env ``thirdparty``).
-The privacy audits (40,000 runs a side, ~5 minutes on two cores) are also marked ``deep``.
+The privacy audits (conform's runs a side; 40,000 for the selection pairs) are also marked ``deep``.
 
 False alarms: the adapters draw diffprivlib's randomness from the harness's seeded generator, so
-every check here is deterministic; at the fixed seeds a correct mechanism would fail a law check
-with probability at most alpha = 1e-3 and a privacy audit with probability at most beta = 0.05 (the
-settings of ``python -m reference conform``). The secure-source law checks (diffprivlib's default,
-``secrets.SystemRandom``) are not reproducible: each fails a correct mechanism with probability at
-most 1e-3.
+every check here is deterministic; over the choice of seed a correct mechanism would fail a law check
+with probability at most its case's alpha and a privacy audit with probability at most its beta (the
+settings of ``python -m reference conform``: the id's share of its false-alarm budget, 2.5e-4 or 5e-4).
+The secure-source law checks (diffprivlib's default, ``secrets.SystemRandom``) are not reproducible: each
+fails a correct mechanism with probability at most its alpha.
 """
 
 from __future__ import annotations
