@@ -130,22 +130,67 @@ class _first_noise_magnitude:  # noqa: N801 - used like a function
         return abs(float(np.asarray(out)[0]) - self.value0)
 
 
+class _noise_sum:  # noqa: N801 - used like a function
+    """sum_i (output_i - value_i): the sum of the noise over the coordinates. Independent coordinates give a
+    symmetric law of variance d Var(noise); noise shared by the coordinates (one draw added to all) gives d^2
+    Var(noise), one-sided noise (|Laplace|) a law with mean d E|noise|: a law check on it sees the joint law
+    and the sign, which a statistic of one coordinate's noise size cannot."""
+
+    def __init__(self, value):
+        self.value = np.asarray(value, dtype=float)
+
+    def __call__(self, out) -> float:
+        return float(np.sum(np.asarray(out, dtype=float) - self.value))
+
+
+class _FirstOrLeak:  # noqa: N801
+    """The first coordinate (the likelihood-ratio statistic of the pair that moves it) plus ``bonus`` when
+    output_0 - output_1 equals value_0 - value_1 of the case's own input, to rounding. With independent noise
+    that difference carries the noise of two coordinates (a continuous law), so the bonus never fires and the
+    audit is the first coordinate's; a mechanism adding one draw to every coordinate releases the difference
+    exactly: the bonus fires on every run of the case's input and never on the neighbour's (whose first value
+    differs), and the audit sees the leak (the tree's :class:`_Item1OrLeak` likewise)."""
+
+    def __init__(self, value, bonus: float = 1e3):
+        v = np.asarray(value, dtype=float)
+        self.difference, self.bonus = float(v[0] - v[1]), float(bonus)
+
+    def __call__(self, out) -> float:
+        o = np.asarray(out, dtype=float)
+        r = float(o[0] - o[1])
+        leak = abs(r - self.difference) <= 1e-9 * max(1.0, abs(self.difference))
+        return float(o[0]) + (self.bonus if leak else 0.0)
+
+
+_ADDITIVE_VALUE = (0.5, -1.0, 2.0)
+
+
 def _additive_case(mechanism: str, name: str, sensitivity: float, noise: float, seed: int,
-                   privacy_runs: int) -> VectorCase:
+                   privacy_runs: int, statistic: str = "first") -> VectorCase:
     """A case of the Gaussian (``noise`` = sigma) or Laplace (``noise`` = b) mechanism on the value (0.5, -1, 2).
     Its worst pair moves the first coordinate by the whole sensitivity; the claim is mu = Delta / sigma
-    (Gaussian, mu-GDP) or epsilon = Delta / b (Laplace). The law check reads the first coordinate's noise size."""
+    (Gaussian, mu-GDP) or epsilon = Delta / b (Laplace). The law check reads the first coordinate's noise size
+    (``statistic="first"``, the most power against a wrong scale) or the noise summed over the coordinates
+    (``"sum"``, which sees shared and one-sided noise); the privacy audit (first cases only) the first coordinate
+    plus a leak bonus (:class:`_FirstOrLeak`)."""
     knob = "sigma" if mechanism == "gaussian" else "scale"
 
     def inputs(first: float = 0.5) -> dict:
-        return {"value": np.array([first, -1.0, 2.0]), "sensitivity": sensitivity, knob: noise}
+        return {"value": np.array([first, *_ADDITIVE_VALUE[1:]]), "sensitivity": sensitivity, knob: noise}
 
-    claim = {"claimed_mu": sensitivity / noise} if mechanism == "gaussian" else {"claimed_epsilon": sensitivity / noise}
+    law = _first_noise_magnitude(0.5) if statistic == "first" else _noise_sum(_ADDITIVE_VALUE)
+    if statistic == "first":
+        claim = ({"claimed_mu": sensitivity / noise} if mechanism == "gaussian"
+                 else {"claimed_epsilon": sensitivity / noise})
+        privacy = dict(neighbour=lambda: inputs(first=0.5 + sensitivity), privacy_statistic=_FirstOrLeak(_ADDITIVE_VALUE),
+                       privacy_runs=privacy_runs, **claim)
+    else:
+        privacy = dict(not_applicable={"privacy": "declared on the case of the same inputs whose law reads the "
+                                                  "first coordinate"})
     return VectorCase(
         algorithm=f"core:{mechanism}_mechanism", name=name, reference=f"{_M}:{mechanism}_mechanism", batch=True,
-        make_kwargs=inputs, seed=seed, array_args=("value",), statistic=_first_noise_magnitude(0.5), n_runs=4000,
-        noise_knob=(knob, 1.0), neighbour=lambda: inputs(first=0.5 + sensitivity),
-        privacy_statistic=_first_coordinate, privacy_runs=privacy_runs, **claim,
+        make_kwargs=inputs, seed=seed, array_args=("value",), statistic=law, n_runs=4000,
+        noise_knob=(knob, 1.0), **privacy,
     )
 
 
@@ -164,6 +209,14 @@ CASES: list[VectorCase] = [
     # against 0.5; flagged in 20 of 20).
     _additive_case("gaussian", "sensitivity0.6-vector-3d", sensitivity=0.6, noise=0.9, seed=12, privacy_runs=10_000),
     _additive_case("laplace", "sensitivity0.6-vector-3d", sensitivity=0.6, noise=1.2, seed=13, privacy_runs=10_000),
+    # The joint law: the noise summed over the three coordinates. A port adding one draw to every coordinate
+    # (not private: output_0 - output_1 is released exactly) or drawing one-sided noise (|Laplace|) passes a
+    # statistic of one coordinate's noise size; on the sum the shared draw has 3 x the variance and the
+    # one-sided noise a mean of 3 b (examples/randomized_ports.py, measured in docs/conformance.md).
+    _additive_case("gaussian", "joint-vector-3d", sensitivity=1.0, noise=1.5, seed=15, privacy_runs=0,
+                   statistic="sum"),
+    _additive_case("laplace", "joint-vector-3d", sensitivity=1.0, noise=2.0, seed=16, privacy_runs=0,
+                   statistic="sum"),
     VectorCase(
         algorithm="core:exponential_mechanism", name="five-candidates", reference=f"{_M}:exponential_mechanism",
         batch=True,
@@ -252,6 +305,20 @@ CASES += [
         invariants=_SELECTION_INVARIANTS, not_applicable=_SELECTION_NA,
     )
     for noise in ("laplace", "gumbel")
+] + [
+    # Three candidates, Gumbel noise: argmax(-score + G) selects the third (score 3) with probability 0.035;
+    # a port taking argmin(score + G) (the Gumbel's sign flipped: -G is not a Gumbel) with 0.010. With two
+    # candidates only G_1 - G_0 matters, whose law is symmetric, so the two-candidate cases cannot tell them
+    # apart; here 4000 runs a side give about 140 against 40 selections of the third.
+    VectorCase(
+        algorithm="core:report_noisy_min", name="gumbel-three-candidates-law", reference=f"{_M}:report_noisy_min",
+        batch=True,
+        make_kwargs=lambda: {"scores": np.array([0.0, 1.0, 3.0]), "sensitivity": 1.0, "scale": 1.0,
+                             "noise": "gumbel"},
+        seed=17, array_args=("scores",), statistic=_index, n_runs=4000, noise_knob=("scale", 1.0),
+        invariants=_SELECTION_INVARIANTS,
+        not_applicable={**_SELECTION_NA, "privacy": "declared on the two-candidates cases"},
+    ),
 ] + [
     # ---- truncated geometric TGeom(M): one rng.random() per draw, inverse CDF on 0..M
     VectorCase(
