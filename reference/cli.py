@@ -80,7 +80,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
              "':' and '_', ' ' and '_' are interchangeable (lasso:Algorithm 2 = lasso_Algorithm_2). 'conform calls' "
              "is the function the test vectors run; a candidate checked with conform is called with the "
              "'arguments' (keywords) and may return either form of 'returns'; 'certified noise' is the reference "
-             "function that gives the noise the package's accountant certifies, for a port without an accountant.")
+             "function that gives the noise the package's accountant certifies, for a port without an accountant; "
+             "'fixed' is a choice the paper leaves free that the reference makes (and the cases do not pass), which "
+             "a port must make alike.")
     print(textwrap.fill(intro, LIST_WIDTH))
     id_w = max(len("id"), *(len(e["id"]) for e in entries))
     label_w = len("certified noise")
@@ -108,6 +110,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
                     f" (in some cases also: {', '.join(call['sometimes'])})" if call["sometimes"] else ""))
                 lines += wrapped("returns", call["returns"])
                 lines += wrapped("certified noise", call["certified_noise"])
+                if call.get("fixed"):
+                    lines += wrapped("fixed", call["fixed"])
                 if call.get("readings"):
                     lines += wrapped("readings", "; ".join(call["readings"]))
             print("\n".join(lines))

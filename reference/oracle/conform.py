@@ -440,7 +440,30 @@ def call_contract(algorithm: str) -> dict:
                 f"(default {r.default}; docs/errata.md {r.errata})" for r in readings_for(mine[0].algorithm)]
     return {"arguments": always + ["rng"], "sometimes": [k for k in order if k not in always],
             "returns": forms, "fields": fields,
-            "certified_noise": CERTIFIED_NOISE.get(mine[0].algorithm, "not listed"), "readings": readings}
+            "certified_noise": CERTIFIED_NOISE.get(mine[0].algorithm, "not listed"), "readings": readings,
+            "fixed": FIXED_CHOICES.get(mine[0].algorithm, "")}
+
+
+#: Per id, the choices the paper leaves free ("an arbitrary theta_1", "split S into disjoint parts") that the
+#: reference fixes and the cases do not pass as arguments: a port must make the same choice for its outputs to
+#: have the reference's law (docs/errata.md gives each resolution). Shown by ``list`` and the contract table.
+FIXED_CHOICES = {
+    "erm_geometry:Algorithm 1": "theta_1 = argmin_C Psi, the potential's minimiser (line 2; the utility proof's start)",
+    "erm_geometry:Algorithm 1 (Section 3.3)": "theta_1 = argmin_C Psi, the potential's minimiser (line 2)",
+    "erm_geometry:Algorithm 4": "theta_1 = 0, the origin (line 1's arbitrary point of C)",
+    "erm_geometry:Algorithm 5": "theta_1 = the linear oracle's point of C for the all-ones direction, argmin_C "
+                                "<1, theta> (line 1's arbitrary point of C)",
+    "lasso:Algorithm 1": "theta_1 = 0 (public, data-independent)",
+    "lasso:Algorithm 2": "theta_1 = 0 (public, data-independent)",
+    "lasso:Corollary 2.7": "theta_1 = 0 (public, data-independent)",
+    "lasso:Theorem 2.6": "theta_1 = 0 (public, data-independent)",
+    "heavy_tailed:Algorithm 1": "w^0 = Proj_W(0) (heavy_tailed-E06)",
+    "heavy_tailed:Algorithm 2": "w^0 = Proj_W(0) (heavy_tailed-E06)",
+    "saddle_point:Algorithm 4": "line 2's parts are contiguous blocks of the records in this order: k parts of "
+                                "n // (3k) for Algorithm 3, then for i < k, j < k' the y-run's and the x-run's "
+                                "Frank-Wolfe parts of n // (6 k k') each, then the rest for scoring (the split's "
+                                "layout is the reconstruction's, saddle_point A10)",
+}
 
 
 CONTRACT_BEGIN, CONTRACT_END = "<!-- call-contract:begin -->", "<!-- call-contract:end -->"
@@ -454,15 +477,17 @@ def call_contract_markdown() -> str:
     lines = [CONTRACT_BEGIN, "", "Generated from the cases (`reference.oracle.conform.call_contract`; rewrite with "
              "`python -c \"from reference.oracle.conform import write_call_contract; "
              "write_call_contract('docs/conformance.md')\"`).", "",
-             "| id | arguments (keywords, then rng) | returns | certified noise for a port without an accountant |",
-             "|---|---|---|---|"]
+             "| id | arguments (keywords, then rng) | returns | certified noise for a port without an accountant "
+             "| fixed by the reference (the paper leaves it free) |",
+             "|---|---|---|---|---|"]
     for algorithm in sorted({c.algorithm for c in cases()}):
         c = call_contract(algorithm)
         args = ", ".join(f"`{a}`" for a in c["arguments"])
         if c["sometimes"]:
             args += " (some cases also " + ", ".join(f"`{a}`" for a in c["sometimes"]) + ")"
         returns = "the output" + (", or " + " and ".join(f"`{f}`" for f in c["fields"]) if c["fields"] else "")
-        lines.append(f"| {algorithm} | {args} | {cell(returns)} | {cell(c['certified_noise'])} |")
+        lines.append(f"| {algorithm} | {args} | {cell(returns)} | {cell(c['certified_noise'])} "
+                     f"| {cell(c['fixed']) or '-'} |")
     return "\n".join(lines + ["", CONTRACT_END])
 
 
