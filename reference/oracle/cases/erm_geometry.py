@@ -507,35 +507,25 @@ CASES += [
     ),
 ] + [
     # ---- Algorithm 3: deterministic (no draws), exact up to rounding; p = 30 so that the sparsity
-    # bound (1 + T - 1 = 15 nonzeros on the l1 ball) is below the trivial p
+    # bound (1 + T - 1 nonzeros on the l1 ball) is below the trivial p. First from the vertex e_1 at T = 15;
+    # then T = 16 (a power of two) from an interior theta_1 (not a vertex: a port that starts at 0, or at the
+    # first vertex, moves every iterate); the l1 runs' best vertex score beats the second by a relative 1e-3 or more
     VectorCase(
-        algorithm="erm_geometry:Algorithm 3", name=f"{geometry}-{step.replace('/', '_')}-n50-p30-T15",
+        algorithm="erm_geometry:Algorithm 3", name=f"{geometry}-{step.replace('/', '_')}-n50-p30-T{T}{suffix}",
         reference=f"{_HERE}:frank_wolfe_squared_loss",
-        make_kwargs=(lambda geometry=geometry, step=step: {
-            **_unit_rows(50, 30, 83), "T": 15, "theta1": np.r_[1.0, np.zeros(29)], "geometry": geometry,
-            "step_size": step}),
-        seed=82, array_args=("X", "y", "theta1"), rtol=1e-12, atol=1e-13,
+        make_kwargs=(lambda geometry=geometry, step=step, T=T, theta1=theta1, data=data: {
+            **_unit_rows(50, 30, data), "T": T, "theta1": np.r_[theta1, np.zeros(30 - len(theta1))],
+            "geometry": geometry, "step_size": step}),
+        seed=data if suffix else 82, array_args=("X", "y", "theta1"), rtol=1e-12, atol=1e-13,
         invariants=(_FEASIBLE, PointMass(what="Algorithm 3's theta_T")) + ((_SPARSE_FW,) if geometry == "l1" else ()),
         not_applicable={"privacy": _NOT_PRIVATE,
                         "zero-noise": "no noise", "sparsity": "the l2 ball's LMO points are dense",
                         "rate": "not declared (Theorem 5.2's bound is checked on the reference)"},
     )
-    for geometry, step in (("l1", "paper"), ("l1", "2/(t+2)"), ("l2", "2/(t+2)"))
-] + [
-    # T = 16 (a power of two) from an interior theta_1 (not a vertex: a port that starts at 0, or at the first
-    # vertex, moves every iterate); the l1 run's best vertex score beats the second by a relative 1e-3 or more
-    VectorCase(
-        algorithm="erm_geometry:Algorithm 3", name=f"{geometry}-{step.replace('/', '_')}-n50-p30-T16-interior",
-        reference=f"{_HERE}:frank_wolfe_squared_loss",
-        make_kwargs=(lambda geometry=geometry, step=step: {
-            **_unit_rows(50, 30, 84), "T": 16, "theta1": np.r_[0.3, -0.2, 0.1, np.zeros(27)], "geometry": geometry,
-            "step_size": step}),
-        seed=84, array_args=("X", "y", "theta1"), rtol=1e-12, atol=1e-13,
-        invariants=(_FEASIBLE, PointMass(what="Algorithm 3's theta_T")) + ((_SPARSE_FW,) if geometry == "l1" else ()),
-        not_applicable={"privacy": _NOT_PRIVATE, "zero-noise": "no noise", "sparsity": "the l2 ball's LMO points are dense",
-                        "rate": "not declared (Theorem 5.2's bound is checked on the reference)"},
-    )
-    for geometry, step in (("l1", "2/(t+2)"), ("l2", "paper"))
+    for T, theta1, data, suffix, steps in (
+        (15, (1.0,), 83, "", (("l1", "paper"), ("l1", "2/(t+2)"), ("l2", "2/(t+2)"))),
+        (16, (0.3, -0.2, 0.1), 84, "-interior", (("l1", "2/(t+2)"), ("l2", "paper"))))
+    for geometry, step in steps
 ] + [
     # ---- Algorithm 4: per step one laplace (or gumbel) draw of shape (1, 2p), selection argmax(-score + z)
     # (selection "exponential": one random(1) u, the inverse CDF of P(s) ∝ exp(-score_s / lambda));
