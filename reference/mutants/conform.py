@@ -54,6 +54,26 @@ SURVIVOR_NOTES: dict[str, str] = {
                 "pmf is Algorithm 2's weight 1/p_N, and the cubic Algorithm 2 case (where the correction it "
                 "weighs is not zero) rejects it through saddle_point:Algorithm 2",
     # -- not exercised: the cases never run the edited lines (reported by the line tracer)
+    "heavy_tailed-M39": "not exercised: CDPCWME's m path (Theorem 5.2's schedule gives m); the cases and the call "
+                        "contract pass beta, from which m follows, so no case can give a disagreeing m and beta; "
+                        "the suite kills it (tests/heavy_tailed)",
+    "heavy_tailed-M52": "not exercised: the printed noise of CDPCWME's m path (Theorem 5.2's schedule); the cases "
+                        "pass beta; the suite kills it (Lemma B.2's noise term, tests/heavy_tailed)",
+    "heavy_tailed-M41": "not exercised: Theorem 5.5's schedule; the cases pass T, eta and tau (only Theorem 5.7's "
+                        "parameters are computed by the conform function); the suite and the audit's rate row kill it",
+    "heavy_tailed-M42": "not exercised: Theorem 5.2's schedule; the cases pass T, eta and tau; the suite and the "
+                        "audit's rate row kill it",
+    # -- no effect on the released values: a warning, a threshold or the ledger only
+    "heavy_tailed-M40": "C_STAR only decides CDPNSME's PrivacyWarning (the released noise does not depend on it); "
+                        "the suite's verifier kills it",
+    "heavy_tailed-M49": "removes a PrivacyWarning only: outputs and ledger unchanged; the suite kills it",
+    "online-M40": "ledger-only: PGIGA's ledger charges one round fewer; the released values are the reference's, "
+                  "accounting rejects it (decides under --require accounting)",
+    "saddle_point-M34": "no effect at the cases' parameters: the conform function's games are bilinear (atoms only), "
+                        "where B0 = max|A| is the true range bound; the suite kills it on a game with linear terms",
+    "saddle_point-M28": "on i.i.d. records the swapped part moves only the dependence between two Frank-Wolfe runs "
+                        "(law p 0.64 at 2000 runs); records that differ by part would also reject a correct port "
+                        "laying the parts out otherwise (saddle_point A10); replay and the suite reject it",
     # -- equivalent
     "core-M56": "equivalent: side='left' differs from side='right' only when u equals a CDF value exactly",
 }
