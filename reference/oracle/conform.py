@@ -791,13 +791,29 @@ def rate_check(case: VectorCase, function: Callable, deep: bool = False) -> tupl
     shown = (f"{spec.what}: slope {fit.slope:.3f} [{fit.lower:.3f}, {fit.upper:.3f}], reference {ref.slope:.3f} "
              f"[{ref.lower:.3f}, {ref.upper:.3f}] ({spec.confidence:.2%}; paper {spec.claimed:.3g}; "
              f"grid {', '.join(f'{x:g}' for x in grid)} x {errs.shape[1]})")
-    if fit.upper < ref.lower or fit.lower > ref.upper:
+    failure = rate_verdict(fit, ref, spec.nearest_wrong)
+    if failure == "apart":
         return False, "intervals do not overlap: " + shown
-    wider = max(ref.upper - ref.lower, fit.upper - fit.lower)
-    if (spec.nearest_wrong is not None and _clearly_excludes(ref, spec.nearest_wrong, wider)
-            and not fit.excludes(spec.nearest_wrong)):
+    if failure == "wrong":
         return False, f"does not exclude the nearest wrong exponent {spec.nearest_wrong:.3g}: " + shown
     return True, shown
+
+
+def wrong_clause_asked(fit, ref, nearest_wrong: float | None) -> bool:
+    """Whether :func:`rate_check` asks the nearest-wrong clause of ``fit`` against ``ref``: the reference's
+    interval lies the wider of the two intervals' widths beyond the wrong exponent."""
+    wider = max(ref.upper - ref.lower, fit.upper - fit.lower)
+    return nearest_wrong is not None and _clearly_excludes(ref, nearest_wrong, wider)
+
+
+def rate_verdict(fit, ref, nearest_wrong: float | None) -> str:
+    """:func:`rate_check`'s verdict on two (widened) fits: ``""`` (passes), ``"apart"`` (the intervals do not
+    overlap) or ``"wrong"`` (the clause is asked and the candidate's interval does not exclude ``nearest_wrong``)."""
+    if fit.upper < ref.lower or fit.lower > ref.upper:
+        return "apart"
+    if wrong_clause_asked(fit, ref, nearest_wrong) and not fit.excludes(nearest_wrong):
+        return "wrong"
+    return ""
 
 
 def check_implementation(target: str | Callable, algorithm: str, mode: str = "all", n_runs: int | None = None,

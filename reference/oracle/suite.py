@@ -77,7 +77,7 @@ def _lasso_properties(case):
     }
     if selection == "laplace" and calibration == "paper":
         props["rate"] = Rate(_lasso_rate_kwargs(selection, calibration), _lasso_excess,
-                             grid=(500.0, 1000.0, 2000.0, 4000.0, 8000.0), repeats=4,
+                             grid=(500.0, 1000.0, 2000.0, 4000.0, 8000.0), repeats=16,
                              deep_grid=(500.0, 1000.0, 2000.0, 4000.0, 8000.0, 16000.0), deep_repeats=10,
                              claimed=-2.0 / 3.0, nearest_wrong=-0.5,
                              what="excess risk against n (p = 20, eps = 8, T of Theorem 2.5)")
