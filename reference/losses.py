@@ -109,15 +109,15 @@ class LinearModelLoss(ABC):
 
     def values(self, theta: object, X: object, y: object) -> np.ndarray:
         """phi(<theta, x_i>, y_i) for the n records (rows of X) at once: shape (n,), entry i what
-        ``value(theta, X[i], y[i])`` gives (the algorithms' per-record sums use it in place of n calls)."""
-        theta, Xa, yv, _ = self._inputs(theta, X, y)
-        return self.phi(Xa @ theta, yv)
+        ``value(theta, X[i], y[i])`` gives (:meth:`value` on the (n, p) array; the algorithms' per-record sums use it
+        in place of n calls, and read it only where a loss offers it)."""
+        return self.value(theta, check_array(X, "X", ndim=2), y)
 
     def gradients(self, theta: object, X: object, y: object) -> np.ndarray:
         """phi'(<theta, x_i>, y_i) x_i for the n records at once: shape (n, p), row i what
-        ``gradient(theta, X[i], y[i])`` gives (the algorithms' per-record Lipschitz check uses it)."""
-        theta, Xa, yv, _ = self._inputs(theta, X, y)
-        return self.dphi(Xa @ theta, yv)[:, None] * Xa
+        ``gradient(theta, X[i], y[i])`` gives (:meth:`gradient` on the (n, p) array; the per-record Lipschitz
+        check uses it)."""
+        return self.gradient(theta, check_array(X, "X", ndim=2), y)
 
     def phi_second(self, z: np.ndarray, y: np.ndarray) -> np.ndarray:
         """phi''(z, y), for losses twice differentiable in z (the others have ``hessian = None``)."""
