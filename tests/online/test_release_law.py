@@ -126,6 +126,17 @@ def test_pqftl_paper_trees_split_eps_and_delta_in_half():
     assert scales == pytest.approx(sorted([want_V, want_u]), rel=1e-12)
 
 
+def _printed_beta(lam, T, eps, delta) -> float:
+    """Line 2's printed beta in mpmath, independently of the code: lambda T^(0.5+c) sqrt((2/eps)(ln(T/delta) +
+    sqrt(eps)/T^(0.5+c))) with T^(0.5+c) = sqrt(T ln(2/delta)/2)."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        P = mpmath.sqrt(T * mpmath.log(2 / mpmath.mpf(delta)) / 2)
+        return float(lam * P * mpmath.sqrt(2 / mpmath.mpf(eps) * (mpmath.log(T / mpmath.mpf(delta))
+                                                                  + mpmath.sqrt(eps) / P)))
+
+
 @pytest.mark.claim("online:Theorem 1")
 def test_pocp_line_7_noise_is_the_printed_beta_over_t():
     """Algorithm 1 itself (pocp, any OCP update; here IGD), paper calibration, no override: lambda = 3.7, T = 401,
@@ -134,13 +145,8 @@ def test_pocp_line_7_noise_is_the_printed_beta_over_t():
     with T^(0.5+c) = sqrt(T ln(2/delta)/2) (~ 3.0e3); z_t = t (xhat_{t+1} - x_{t+1}) / beta must be 1600 i.i.d.
     N(0, 1) entries: the sum of squares over odd and over even rounds, each two-sided against chi2(800) at 1e-6
     per tail (false alarm <= 4e-6; fixed seed). Noise x0.8 gives ~512 against bounds ~[640, 985]."""
-    import mpmath
-
     d, T, lam, eps, delta = 4, 401, 3.7, 0.5, 1e-4
-    with mpmath.workdps(30):
-        P = mpmath.sqrt(T * mpmath.log(2 / mpmath.mpf(delta)) / 2)
-        beta = float(lam * P * mpmath.sqrt(2 / mpmath.mpf(eps) * (mpmath.log(T / mpmath.mpf(delta))
-                                                                  + mpmath.sqrt(eps) / P)))
+    beta = _printed_beta(lam, T, eps, delta)
     C = L2Ball(d, 1e5)
     c = np.zeros(d)
     c[1] = -40.0
@@ -164,13 +170,8 @@ def test_pocp_line_7_noise_sd_is_beta_over_t_round_by_round():
     beta recomputed in mpmath from the printed formula as above: for each round t = 1..4, z = t (xhat_{t+1} -
     x_{t+1}) / beta holds 300 i.i.d. N(0, 1) entries, its sum of squares two-sided against chi2(300) at 1e-6 per
     tail (false alarm <= 8e-6; fixed seed). With sd beta/(t+1) round 1's sum is about 75 against bounds ~[210, 410]."""
-    import mpmath
-
     d, T, lam, eps, delta = 300, 5, 2.3, 0.7, 1e-5
-    with mpmath.workdps(30):
-        P = mpmath.sqrt(T * mpmath.log(2 / mpmath.mpf(delta)) / 2)
-        beta = float(lam * P * mpmath.sqrt(2 / mpmath.mpf(eps) * (mpmath.log(T / mpmath.mpf(delta))
-                                                                  + mpmath.sqrt(eps) / P)))
+    beta = _printed_beta(lam, T, eps, delta)
     C = L2Ball(d, 1e5)
     fs = [ol.QuadraticLoss(np.linspace(-0.5, 0.5, d), 1.5, np.zeros(d)) for _ in range(T)]
     res = ol.pocp(fs, C, ol.igd_update(1.5), lam, T, eps, delta, np.random.default_rng(31), x1=np.full(d, 0.01))
