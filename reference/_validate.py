@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from fractions import Fraction
 
 import numpy as np
 
@@ -23,6 +24,35 @@ def _real(value: object, name: str) -> float:
     if not math.isfinite(value):
         raise NonFiniteError(name, "a finite real number", value)
     return value
+
+
+def _exact(value: object):
+    """The exact rational value of a real number that is not a Python float (a NumPy scalar, an int, a
+    Fraction), or None when ``float(value)`` is already exact (a float, a NumPy float of <= 64 bits)."""
+    if type(value) is float or isinstance(value, (np.float16, np.float32, np.float64)):
+        return None
+    if isinstance(value, (numbers.Integral, np.integer)):
+        return Fraction(int(value))
+    if isinstance(value, numbers.Rational):
+        return Fraction(value.numerator, value.denominator)
+    if hasattr(value, "as_integer_ratio"):       # np.longdouble, decimal.Decimal
+        return Fraction(*value.as_integer_ratio())
+    return None
+
+
+def real_toward(value: object, name: str, up: bool) -> float:
+    """A real number as a Python float, rounded toward the safe side when it is not exactly a float:
+    ``up`` gives the smallest float >= value (a sensitivity, an epsilon, a delta), otherwise the largest
+    float <= value (a noise scale). So a NumPy scalar, an int or a Fraction certifies exactly as the float
+    it denotes, and never a privacy parameter rounded the unsafe way."""
+    result = _real(value, name)
+    exact = _exact(value)
+    if exact is not None and Fraction(result) != exact:
+        if up and Fraction(result) < exact:
+            result = math.nextafter(result, math.inf)
+        elif not up and Fraction(result) > exact:
+            result = math.nextafter(result, -math.inf)
+    return result
 
 
 def check_epsilon(value: object, name: str = "epsilon") -> float:

@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .._validate import check_delta, check_nonnegative, check_positive
+from .._validate import check_delta, check_nonnegative, check_positive, real_toward
 from ..errors import ParameterError
 
 KINDS = ("gaussian", "laplace", "exponential", "report_noisy_max", "pure", "approximate", "claimed")
@@ -85,6 +85,14 @@ class MechanismEvent:
             raise ParameterError("delta", f"0 for a {self.kind} event", self.delta)
         if self.kind == "report_noisy_max" and self.noise not in ("laplace", "gumbel"):
             raise ParameterError("noise", "'laplace' or 'gumbel' for report_noisy_max", self.noise)
+        # Store every number as a Python float (NumPy scalars, ints and Fractions accepted), rounded toward
+        # the safe side where it is not exactly a float: the accountant then reads floats only.
+        object.__setattr__(self, "sensitivity", real_toward(self.sensitivity, "sensitivity", up=True))
+        if self.noise_scale is not None:
+            object.__setattr__(self, "noise_scale", real_toward(self.noise_scale, "noise_scale", up=False))
+        if self.epsilon is not None:
+            object.__setattr__(self, "epsilon", real_toward(self.epsilon, "epsilon", up=True))
+        object.__setattr__(self, "delta", real_toward(self.delta, "delta", up=True))
 
 
 @dataclass(frozen=True)
