@@ -84,3 +84,27 @@ def check_output_paths(args) -> None:
         if not value or not isinstance(value, str):
             continue
         (check_output_file if kind == "file" else check_output_dir)(value, option)
+
+
+# (attribute, option as the user types it, module it imports, the extra that installs it)
+EXTRA_OPTIONS = (
+    ("plots", "--plots", "matplotlib", "plots"),
+    ("scheduler", "--scheduler", "distributed", "dask"),
+)
+
+
+class MissingExtraError(ReferenceSpecError, ImportError):
+    """An option whose optional extra is not installed; raised before any work starts."""
+
+
+def check_extras(args) -> None:
+    """Every option given that needs an optional extra: refuse at once, naming the extra, when its module
+    is missing (``experiments --plots`` without matplotlib once ran a minute and then died in a traceback)."""
+    import importlib.util
+
+    for attribute, option, module, extra in EXTRA_OPTIONS:
+        if getattr(args, attribute, None) is None:
+            continue
+        if importlib.util.find_spec(module) is None:
+            raise MissingExtraError(f"{option} needs the optional '{extra}' extra ({module}): "
+                                    f"pip install 'dp-optimization-reference[{extra}]'")

@@ -307,7 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p.add_argument("key", help=f"paper key: {', '.join(available())}")
     p.add_argument("--quick", action="store_true", help="smaller T, fewer runs")
-    p.add_argument("--plots", default=None, help="directory for PNG plots (needs matplotlib; optional)")
+    p.add_argument("--plots", default=None, metavar="DIR", help="write PNG plots to DIR (needs the 'plots' extra)")
     p.set_defaults(func=_cmd_experiments)
 
     p = sub.add_parser("claims", help="every claim: id, kind, statement, tests, status")
@@ -395,9 +395,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        from ._outputs import check_output_paths
+        from ._outputs import check_extras, check_output_paths
 
         check_output_paths(args)          # before any work: a bad output path costs nothing
+        check_extras(args)                # nor does an option whose optional extra is missing
         return args.func(args)
     except BrokenPipeError:  # e.g. `python -m reference claims | head`
         return 0

@@ -64,3 +64,28 @@ def test_mutants_json_dash_writes_the_report_to_standard_output(capsys):
     report = json.loads(captured.out)                         # standard output is the JSON alone
     assert [m["id"] for m in report["mutants"]] == ["core-M01"]
     assert "core-M01" in captured.err                         # the table went to standard error
+
+
+@pytest.mark.parametrize("argv, extra", [
+    (["experiments", "online", "--quick", "--plots", "{dir}"], "plots"),
+    (["audit", "--quick", "--plots", "{dir}"], "plots"),
+    (["audit", "--quick", "--scheduler", "tcp://127.0.0.1:1"], "dask"),
+])
+def test_an_option_whose_extra_is_missing_is_refused_before_any_work(argv, extra, tmp_path, capsys, monkeypatch):
+    """``experiments online --quick --plots DIR`` without matplotlib once worked a minute and died in a
+    traceback. With the extra's module hidden (installed or not), every such option exits 2 at once with one
+    line naming the extra; the folder is not even created."""
+    import importlib.util
+
+    hidden = {"matplotlib", "distributed"}
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a, **k: None if name in hidden else real_find_spec(name, *a, **k))
+    target = tmp_path / "plots"
+    argv = [a.replace("{dir}", str(target)) for a in argv]
+    start = time.process_time()
+    assert main(argv) == 2
+    assert time.process_time() - start < 2.0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"'{extra}' extra" in err[0], err
+    assert not target.exists()
