@@ -65,10 +65,14 @@ FAST = [m for m in MUTANTS if m.fast and not m.equivalent]
 DEEP = [m for m in MUTANTS if not m.fast and not m.equivalent]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fast_results(request) -> dict:
     """The fast mutants this session selected, run two at a time (each is its own subprocess of pytest on a
-    copy of the package, so the default run uses both cores here); results by id."""
+    copy of the package, so the default run uses both cores here); results by id.
+
+    Session scope, not module scope: under ``--dist loadgroup`` the worker that runs this group interleaves
+    other modules' tests between its items, and a module fixture is torn down and rebuilt at each return to
+    this module; it then ran the whole matrix twice (two setups of 270-290 s each in one default run)."""
     from reference.mutants import run_matrix
 
     wanted = {item.callspec.params["mutant"].id for item in request.session.items
