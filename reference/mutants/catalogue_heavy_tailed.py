@@ -407,4 +407,34 @@ MUTANTS = (
         replace="math.sqrt(72.0 * tau * tau * m_real * d / (rho * n * n))",
         checks=("tests/heavy_tailed/test_appendix_b.py::test_lemma_b2_noise_term_on_the_theorem_5_2_path",),
     ),
+    # Issue 34: independent mutants written from the paper by a session that had read neither this catalogue
+    # nor the tests (measured before reading them; its exact duplicates of M22, M29, M48 are not repeated here).
+    Mutant(
+        id="heavy_tailed-M53", target="heavy_tailed:Algorithm 1", bug_class="data-use",
+        description="strongly convex mode: S_t = {x_((t-1)n/T+1), ..., x_(tn/T)} ported with an inclusive end, so "
+                    "consecutive batches share one sample (the batches are no longer disjoint)",
+        file=F, find="S = X[(t - 1) * batch:t * batch]", replace="S = X[(t - 1) * batch:t * batch + 1]",
+        checks=(f"{SCO}::test_scof_iterates_follow_line_10",),
+    ),
+    Mutant(
+        id="heavy_tailed-M54", target="heavy_tailed:CDPCWME", bug_class="noise-scale",
+        description="Theorem 4.1's printed CDPCWME variance with log(2d/beta) where it has log^2(2d/beta)",
+        file=F, find="return math.sqrt(1152.0 * tau * tau * d * L * L / (rho * n * n))",
+        replace="return math.sqrt(1152.0 * tau * tau * d * L / (rho * n * n))",
+        checks=("tests/heavy_tailed/test_appendix_b.py::test_lemma_b5_private_term_is_the_oracle_noise",),
+    ),
+    Mutant(
+        id="heavy_tailed-M55", target="heavy_tailed:Algorithm 1", bug_class="step-index",
+        description="strongly convex mode outputs iterates[T - 1] = w^(T-1) (0-based index of the paper's w^T) "
+                    "instead of w^T (Theorem 3.2)",
+        file=F, find="w_priv = its[-1].copy()", replace="w_priv = its[T - 1].copy()",
+        checks=(f"{SCO}::test_scof_iterates_follow_line_10",),
+    ),
+    Mutant(
+        id="heavy_tailed-M56", target="heavy_tailed:Algorithm 4", bug_class="noise-law",
+        description="line 2's smoothing law N(0, c) read with standard deviation c (variance c^2) in psi_c's "
+                    "truncated-normal and quadrature branches",
+        file=F, find="s = np.where(nz, au * math.sqrt(c), 1.0)", replace="s = np.where(nz, au * c, 1.0)",
+        checks=("tests/heavy_tailed/test_appendix_b.py::test_lemma_b4_bias_bound_and_its_order_is_attained",),
+    ),
 )

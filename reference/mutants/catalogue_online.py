@@ -336,4 +336,43 @@ MUTANTS = (
         checks=(f"{T_LAW}::test_pocp_line_7_noise_sd_is_beta_over_t_round_by_round",),
         fast=True,
     ),
+    # Issue 34: independent mutants written from the paper without reading this catalogue or the tests (its
+    # exact duplicate of M44 and its near-duplicate of M22 are not repeated; M46 is M27's error only where
+    # ceil(log2 n) and floor(log2 n) + 1 differ by more than M27's, at n a power of two).
+    Mutant(
+        id="online-M45", target="online:Algorithm 3", bug_class="step-index",
+        description="PGIGA's warm-up t_q = 2 L_G / alpha (Lemma 5's 2 L_G^2 / alpha^2 without the squares): the "
+                    "first noisy round starts too early whenever L_G != alpha",
+        file=F, find="math.ceil(2.0 * LG * LG / (alpha * alpha) - 1e-9)", replace="math.ceil(2.0 * LG / alpha - 1e-9)",
+        checks=(f"{T_ALG}::test_pgiga_and_giga_updates_are_line_7",),
+    ),
+    Mutant(
+        id="online-M46", target="online:Algorithm 5", bug_class="sensitivity",
+        description="the certified tree sigma counts ceil(log2 n) nodes per item (Theorem 9's 'at most log T') "
+                    "instead of floor(log2 n) + 1: wrong only when the item count n is a power of two",
+        file=F, find="sens = 2.0 * b * math.sqrt(n.bit_length())",
+        replace="sens = 2.0 * b * math.sqrt(max(1, math.ceil(math.log2(n))))",
+        checks=("tests/online/test_audit_cases.py::test_row_certificates",),
+    ),
+    Mutant(
+        id="online-M47", target="online:Algorithm 4", bug_class="step-index",
+        description="PQFTL's line 9 with (t + 1) alpha I where eq. (21) has t alpha I (one regulariser too many)",
+        file=F, find="x_hat = np.linalg.solve(t * alpha * np.eye(d) + V_hat, u_hat)",
+        replace="x_hat = np.linalg.solve((t + 1) * alpha * np.eye(d) + V_hat, u_hat)",
+        checks=("tests/online/test_experiments.py::test_pqftl_sweep_is_the_reference_pqftl",),
+    ),
+    Mutant(
+        id="online-M48", target="online:Algorithm 1", bug_class="noise-scale",
+        description="line 7's c = ln((1/2) ln(1/delta)) / (2 ln T) where Theorem 1 has ln(2/delta): beta a few "
+                    "per cent small",
+        file=F, find="return math.log(0.5 * math.log(2.0 / delta)) / (2.0 * math.log(T))",
+        replace="return math.log(0.5 * math.log(1.0 / delta)) / (2.0 * math.log(T))",
+        checks=("tests/online/test_bounds.py::test_pocp_drawn_noise_norms_sum_to_eq_12_expectation",),
+    ),
+    Mutant(
+        id="online-M49", target="online:Algorithm 6", bug_class="averaging",
+        description="POL's line 12 divides the sum of x_1..x_T by the T - 1 updates instead of T",
+        file=F, find="x_avg = s / T", replace="x_avg = s / (T - 1)",
+        checks=(f"{T_ALG}::test_pol_releases_the_average_of_x1_and_the_igd_iterates",),
+    ),
 )

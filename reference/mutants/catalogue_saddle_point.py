@@ -295,4 +295,35 @@ MUTANTS = (
         checks=(_T + "test_second_pass.py::test_algorithm1_replays_line_by_line_on_the_default_output_path",
                 _T + "test_utility.py::test_lemma_3_8_holds_pathwise_on_algorithm_1_runs"),
     ),
+    # Issue 34: independent mutants written from the paper and the catalogue's reconstruction without reading
+    # this catalogue or the tests (its exact duplicates of M06 and M16 are not repeated here).
+    Mutant(
+        id="saddle_point-M37", target="saddle_point:Algorithm 3", bug_class="data-use",
+        description="line 4's fresh batch of B 2^N_t records where Algorithm 2 needs B 2^(N_t+1) (the catalogue's "
+                    "A6): the oracle's sensitivity is 10 L0 / B while the ledger records 5 L0 / B",
+        file=_ALG, find="size = B * 2 ** (N + 1)", replace="size = B * 2 ** N",
+        checks=(_T + "test_algorithms.py::test_algorithm3_step_count_follows_the_stopping_rule",),
+    ),
+    Mutant(
+        id="saddle_point-M38", target="saddle_point:Algorithm 5", bug_class="step-size",
+        description="line 6 plays exponentiated gradient on <g_t, .> instead of alpha_t <g_t, .> (Lemma 4.1's "
+                    "weights alpha_t = t dropped from the learner)",
+        file=_ALG, find="w = entropic_step(w, alpha * g, step)", replace="w = entropic_step(w, g, step)",
+        checks=(_T + "test_algorithms.py::test_algorithm5_averages_are_the_anytime_online_to_batch_weights",),
+    ),
+    Mutant(
+        id="saddle_point-M39", target="saddle_point:Algorithm 2", bug_class="estimator",
+        description="the base term G^0 taken at the mean of the 2^(N+1) vertices instead of the single vertex "
+                    "x_tilde^(0): the multilevel sum no longer telescopes",
+        file=_ALG, find="G0 = problem.batch_gradient(_vertex_mean(ix0, dx), _vertex_mean(iy0, dy), batch)",
+        replace="G0 = problem.batch_gradient(xp, yp, batch)",
+        checks=(_T + "test_lemmas.py::test_lemma_3_15_telescopes_on_a_non_separable_record_dependent_game",),
+    ),
+    Mutant(
+        id="saddle_point-M40", target="saddle_point:Algorithm 5", bug_class="step-index",
+        description="line 3 refreshes the private estimate at t = 0 mod tau instead of t - t0 = 0 mod tau (the "
+                    "refresh clock not restarted after the warm-up)",
+        file=_ALG, find="if t <= t0 or (t - t0) % tau == 0:", replace="if t <= t0 or t % tau == 0:",
+        checks=(_T + "test_algorithms.py::test_algorithm5_averages_are_the_anytime_online_to_batch_weights",),
+    ),
 )
