@@ -1102,7 +1102,7 @@ CLAIMS = (
     Claim("heavy_tailed:Theorem 4.1 printed noise", "privacy",
           "The printed CDPCWME noise 1152 tau^2 d log^2(2d/beta)/(rho n^2) certifies rho (kappa n/(2 b m_real))^2 "
           "for the exact sensitivity: about rho/4 for odd m and rho/16 for even m when b = n/m (rho/14.8 at n = 1e4, "
-          "d = 10); above rho only with rounded buckets at tiny n and odd m (0.6297 rho at m = 5, n = 9), where a "
+          "d = 10); above rho only with rounded buckets at tiny n and odd m (1.2593 rho at m = 5, n = 9), where a "
           "PrivacyWarning names heavy_tailed-E04.", "heavy_tailed Theorem 4.1 and its proof; heavy_tailed-E03, E04"),
     Claim("heavy_tailed:CDPCWME one source", "privacy",
           "CDPCWME's bucket count and printed noise come from one source (m or beta): m with a beta that means "
