@@ -50,12 +50,13 @@ def _certified_cases():
 
 
 # Certified cases whose function (a plain-data conform wrapper) returns no ledger, or whose run cannot equal its
-# claim by design: each is checked by a test of its own below (named here).
+# claim by design: each is checked by a test of its own below (named here), or the reason it is not.
 ELSEWHERE = {
-    "lasso:Theorem 2.6": "the conform wrapper returns arrays; test_frank_wolfe_general_certified_is_tight",
-    "erm_geometry:Algorithm 2": "one 'approximate' event, KST12's (eps, delta) theorem at this variance, not an "
-                                "accountant calibration; test_objective_perturbation_event_is_the_claim",
-    "saddle_point:Algorithm 4": "the conform wrapper returns arrays; its parts are Algorithm 3 and Frank-Wolfe runs",
+    "lasso:Theorem 2.6": "not checked here: the conform wrapper returns theta_T only (no ledger)",
+    "erm_geometry:Algorithm 2": "not an accountant calibration: one 'approximate' event carrying KST12's (eps, delta) "
+                                "at this variance, which uses the whole delta (certify refuses it at the same delta)",
+    "saddle_point:Algorithm 4": "not checked here: the result carries no ledger (its claim composes Algorithm 3, the "
+                                "Frank-Wolfe runs and the exponential mechanism by parts)",
     "online:Algorithm 5": "the conform wrapper returns arrays; test_private_sum_certified_is_tight",
     "heavy_tailed:DPCWME": "pure epsilon (no delta): test_dpcwme_certified_is_tight",
     "saddle_point:Algorithm 3": "a run stops before the worst-case 2 Gamma vertices the step is solved for; "
