@@ -184,7 +184,8 @@ def high_dimensional_mean(X, tau: float, beta: float, *, m: int | None = None) -
         block = X[i * b:(i + 1) * b]
         # Line 6: Z_j^i = clip(x, I) for the samples of bucket i (contiguous, the same for every j; clip before averaging)
         Z = np.clip(block, lo, hi)
-        # Line 7: mu_hat_j^i = (m/n) sum_{x in Z_j^i} x, the mean over the b = floor(n/m) samples
+        # Line 7: mu_hat_j^i = (m/n) sum_{x in Z_j^i} x: the paper's m/n is 1/b for its n/m samples per bucket; with
+        # whole buckets (b = floor(n/m), heavy_tailed-E04) the mean of the bucket is the sum divided by b
         means[i] = Z.sum(axis=0) / b
     # Line 9: mu_hat_j = median(mu_hat_j^1, ..., mu_hat_j^m) (footnote 9: even m averages the two middle values)
     mu_hat = np.median(means, axis=0)
@@ -227,6 +228,12 @@ def cwme_sensitivity(n: int, d: int, tau: float, m: int, *, norm: str = "l2", wh
     if factor is None:
         raise ParameterError("norm", "'linf', 'l2' or 'l1'", norm)
     return per * factor
+
+
+#: The proof of Theorem 4.1 (Appendix B.3) calibrates CDPCWME's Gaussian noise as sigma^2 = 72 tau^2 m^2 d / (rho n^2)
+#: (its l2 sensitivity 12 tau m sqrt(d) / n at rho = Delta^2 / (2 sigma^2)); with m = 4 log(2d/beta) it is the printed
+#: 1152 tau^2 d log^2(2d/beta) / (rho n^2). Used when CDPCWME is given m instead of beta.
+PROOF_SIGMA2_CONSTANT = 72.0
 
 
 def cwme_paper_sigma(n: int, d: int, tau: float, rho: float, beta: float) -> float:
@@ -458,7 +465,7 @@ def cdpcwme(X, rho: float, tau: float, beta: float | None, rng: np.random.Genera
     # (ii) mu_tilde = mu_hat + N(0, sigma^2 I): the printed sigma (of the same m), or the accountant's
     if calibration == "paper":
         sigma = cwme_paper_sigma(n, d, tau, rho, beta) if beta is not None else \
-            math.sqrt(72.0 * tau * tau * m_real * m_real * d / (rho * n * n))
+            math.sqrt(PROOF_SIGMA2_CONSTANT * tau * tau * m_real * m_real * d / (rho * n * n))
     else:
         sigma = certified_sigma(sens, rho)
     own = Ledger() if ledger is None else ledger
@@ -1102,7 +1109,7 @@ CLAIMS = (
     Claim("heavy_tailed:Theorem 4.1 printed noise", "privacy",
           "The printed CDPCWME noise 1152 tau^2 d log^2(2d/beta)/(rho n^2) certifies rho (kappa n/(2 b m_real))^2 "
           "for the exact sensitivity: about rho/4 for odd m and rho/16 for even m when b = n/m (rho/14.8 at n = 1e4, "
-          "d = 10); above rho only with rounded buckets at tiny n and odd m (0.6297 rho at m = 5, n = 9), where a "
+          "d = 10); above rho only with rounded buckets at tiny n and odd m (1.2593 rho at m = 5, n = 9), where a "
           "PrivacyWarning names heavy_tailed-E04.", "heavy_tailed Theorem 4.1 and its proof; heavy_tailed-E03, E04"),
     Claim("heavy_tailed:CDPCWME one source", "privacy",
           "CDPCWME's bucket count and printed noise come from one source (m or beta): m with a beta that means "

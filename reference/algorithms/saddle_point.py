@@ -514,6 +514,14 @@ def algorithm1_sample_count(K: int, T: int, output: str = "independent") -> int:
     return 2 * (K + 1) * T if output == "independent" else 2 * K * T
 
 
+#: The reconstructed privacy constants of the paper calibrations (docs/errata.md saddle_point-E01): Algorithm 1's
+#: eps = 16 L0 eta sqrt((K+1) T log(1/delta)) / B (Proposition 3.3), Algorithm 3's eps = 40 L0 eta sqrt(Gamma
+#: log(1/delta)) / B (Proposition 3.17), Algorithm 5's eps = 8 L0 T eta sqrt(2 N log(1/delta)) (Proposition 4.3).
+PROP_3_3_CONSTANT = 16.0
+PROP_3_17_CONSTANT = 40.0
+PROP_4_3_CONSTANT = 8.0
+
+
 def paper_eta_algorithm1(epsilon, delta, L0, B, K, T, output: str = "independent") -> float:
     """Proposition 3.3 (reconstructed): eta = eps B / (16 L0 sqrt((K+1) T log(1/delta))), i.e. the
     per-vertex eps0 = 4 eta L0 / B equals Cor 3.6's eps / (2 sqrt(2 N log(1/delta))), N = 2(K+1)T."""
@@ -730,7 +738,7 @@ def private_smd_vertices(problem: QuadraticSaddle, epsilon: float, delta: float,
     sx, sy = np.asarray(out_x).ravel(), np.asarray(out_y).ravel()
     x_out, y_out = _vertex_mean(sx, problem.dx), _vertex_mean(sy, problem.dy)
     frozen = ledger.freeze()
-    claimed = 16.0 * L0 * step * math.sqrt((N / 2) * math.log(1 / delta)) / B if calibration == "explicit" \
+    claimed = PROP_3_3_CONSTANT * L0 * step * math.sqrt((N / 2) * math.log(1 / delta)) / B if calibration == "explicit" \
         else epsilon
     return SaddlePointResult(x_out, y_out, np.array(xs) if keep_iterates else None,
                              np.array(ys) if keep_iterates else None, sx, sy, step, K, T, B, calibration,
@@ -827,7 +835,7 @@ def paper_eta_algorithm3(epsilon, delta, L0, B, Gamma) -> float:
     """Proposition 3.17 (reconstructed): eta = eps B / (40 L0 sqrt(Gamma log(1/delta))), i.e. the
     per-vertex eps0 = 10 eta L0 / B equals eps / (4 sqrt(Gamma log(1/delta))), which admits 2 Gamma
     vertices in the fully adaptive filter (Theorem 3.5) when eps <= 8 log(1/delta)."""
-    return epsilon * B / (40.0 * L0 * math.sqrt(Gamma * math.log(1.0 / delta)))
+    return epsilon * B / (PROP_3_17_CONSTANT * L0 * math.sqrt(Gamma * math.log(1.0 / delta)))
 
 
 BALANCED_BATCH_CONSTANT = 40.0 * math.sqrt(2.0)   # Theorem 3.14's B at which Prop 3.17's step equals the rate's step
@@ -928,13 +936,15 @@ def private_smd_bias_reduced(problem: QuadraticSaddle, epsilon: float, delta: fl
         batch = np.arange(used, used + size)
         # Line 5: (g_x, g_y) = Algorithm 2(x_t, y_t, N_t, S_t)
         g = bias_reduced_gradient(problem, x, y, N, batch, M, rng, **kw)
-        # Line 8: sample x_tilde_t ~ P_{x_t}, y_tilde_t ~ P_{y_t}
-        out_x.append(sample_vertices(x, 1, rng, **kw)[0])
-        out_y.append(sample_vertices(y, 1, rng, **kw)[0])
+        x_t, y_t = x, y
         # Line 6: x_{t+1} proportional to x_t exp(-eta g_x)
-        x = entropic_step(x, g.gx, step)
+        x = entropic_step(x_t, g.gx, step)
         # Line 7: y_{t+1} proportional to y_t exp(+eta g_y)
-        y = entropic_step(y, -g.gy, step)
+        y = entropic_step(y_t, -g.gy, step)
+        # Line 8: sample x_tilde_t ~ P_{x_t}, y_tilde_t ~ P_{y_t} (of the iterates before lines 6-7; the steps draw
+        # nothing, so the draws come in the order line 5's, then line 8's)
+        out_x.append(sample_vertices(x_t, 1, rng, **kw)[0])
+        out_y.append(sample_vertices(y_t, 1, rng, **kw)[0])
         # Line 9: t = t + 1 (the budget spent: 2^(N_t+1) + 2 vertices per player)
         levels.append(N)
         spent += 2 ** (N + 1) + 2
@@ -944,7 +954,7 @@ def private_smd_bias_reduced(problem: QuadraticSaddle, epsilon: float, delta: fl
     # Line 11: return the averages of the tau output vertices
     sx, sy = np.asarray(out_x, dtype=np.intp), np.asarray(out_y, dtype=np.intp)
     frozen = ledger.freeze()
-    claimed = 40.0 * L0 * step * math.sqrt(Gamma * math.log(1 / delta)) / B if calibration == "explicit" \
+    claimed = PROP_3_17_CONSTANT * L0 * step * math.sqrt(Gamma * math.log(1 / delta)) / B if calibration == "explicit" \
         else epsilon
     return SaddlePointResult(_vertex_mean(sx, problem.dx), _vertex_mean(sy, problem.dy),
                              np.array(xs) if keep_iterates else None, np.array(ys) if keep_iterates else None,
@@ -1004,7 +1014,7 @@ def algorithm5_sample_count(K: int, T: int, tau: int, t0: int, *, rule: str = "l
 def paper_eta_algorithm5(epsilon, delta, L0, T, N) -> float:
     """Proposition 4.3 (reconstructed): eta = eps / (8 L0 T sqrt(2 N log(1/delta))), i.e. the per-vertex
     eps0 = 4 eta L0 T (alpha_T = T) equals Cor 3.6's eps / (2 sqrt(2 N log(1/delta)))."""
-    return epsilon / (8.0 * L0 * T * math.sqrt(2.0 * N * math.log(1.0 / delta)))
+    return epsilon / (PROP_4_3_CONSTANT * L0 * T * math.sqrt(2.0 * N * math.log(1.0 / delta)))
 
 
 STABILITY_CONSTANT = 8.0     # the 8 of the stability cap 1/(8 L0 tau T): a choice, the argument needs 4 (saddle_point-E07)
@@ -1092,6 +1102,8 @@ def private_sco_anytime(problem: SimplexLeastSquares, epsilon: float, delta: flo
     xs, ws, hats = [], [], []
     x_hat = None
     for t in range(1, T + 1):
+        # x_T, the point line 9 sparsifies: the x_t the loop's last round starts from (x_T of the paper), not the
+        # x_(T+1) its update would give
         x_T = x
         if keep_iterates:
             xs.append(x)
@@ -1115,7 +1127,8 @@ def private_sco_anytime(problem: SimplexLeastSquares, epsilon: float, delta: flo
     # Line 9: K vertices of x_T sparsify the output
     out = _vertex_mean(sample_vertices(x_T, K, rng, **kw), d)
     frozen = ledger.freeze()
-    claimed = 8.0 * L0 * T * step * math.sqrt(2 * N_paper * math.log(1 / delta)) if calibration == "explicit" \
+    claimed = PROP_4_3_CONSTANT * L0 * T * step * math.sqrt(2 * N_paper * math.log(1 / delta)) \
+        if calibration == "explicit" \
         else epsilon
     return SCOResult(out, x_T, np.array(xs) if keep_iterates else None, np.array(ws) if keep_iterates else None,
                      np.array(hats) if keep_iterates else None, step, K, tau, t0, T, calibration, epsilon, delta,
@@ -1283,7 +1296,8 @@ def private_boosted_saddle_point(problem: QuadraticSaddle, epsilon: float, delta
     # which every run of the same inputs repeats)
     certified = max(fw.certified_epsilon(L, delta) for L in ledgers.values() if len(L))
     return BoostingResult(candidates[i_star][0], candidates[i_star][1], int(i_star), tuple(candidates),
-                          tuple(map(tuple, y_hats)), tuple(map(tuple, x_hats)), scores, logp, sens_s, B0, parts, ledgers, k, kp, calibration, epsilon, delta, epsilon, certified)
+                          tuple(map(tuple, y_hats)), tuple(map(tuple, x_hats)), scores, logp, sens_s, B0, parts,
+                          ledgers, k, kp, calibration, epsilon, delta, epsilon, certified)
 
 
 # ---------------------------------------------------------------------------

@@ -34,7 +34,9 @@ MUTANTS = (
         description="the samples are not clipped; the bucket means are (clip after averaging)",
         file=F,
         find="        Z = np.clip(block, lo, hi)\n"
-             "        # Line 7: mu_hat_j^i = (m/n) sum_{x in Z_j^i} x, the mean over the b = floor(n/m) samples\n"
+             "        # Line 7: mu_hat_j^i = (m/n) sum_{x in Z_j^i} x: the paper's m/n is 1/b for its n/m samples per "
+             "bucket; with\n"
+             "        # whole buckets (b = floor(n/m), heavy_tailed-E04) the mean of the bucket is the sum divided by b\n"
              "        means[i] = Z.sum(axis=0) / b",
         replace="        Z = block\n"
                 "        means[i] = np.clip(Z.sum(axis=0) / b, lo, hi)",
@@ -403,8 +405,8 @@ MUTANTS = (
         id="heavy_tailed-M52", target="heavy_tailed:CDPCWME", bug_class="noise-scale",
         description="the printed noise of the m path (Theorem 5.2's schedule) with m where the proof has m^2: "
                     "72 tau^2 m d / (rho n^2)",
-        file=F, find="math.sqrt(72.0 * tau * tau * m_real * m_real * d / (rho * n * n))",
-        replace="math.sqrt(72.0 * tau * tau * m_real * d / (rho * n * n))",
+        file=F, find="math.sqrt(PROOF_SIGMA2_CONSTANT * tau * tau * m_real * m_real * d / (rho * n * n))",
+        replace="math.sqrt(PROOF_SIGMA2_CONSTANT * tau * tau * m_real * d / (rho * n * n))",
         checks=("tests/heavy_tailed/test_appendix_b.py::test_lemma_b2_noise_term_on_the_theorem_5_2_path",),
     ),
     # Issue 34: independent mutants written from the paper by a session that had read neither this catalogue

@@ -97,7 +97,7 @@ MUTANTS = (
     Mutant(
         id="saddle_point-M13", target="saddle_point:Algorithm 3", bug_class="noise-scale",
         description="half the noise: Proposition 3.17's step doubled",
-        file=_ALG, find="return epsilon * B / (40.0 * L0", replace="return epsilon * B / (20.0 * L0",
+        file=_ALG, find="return epsilon * B / (PROP_3_17_CONSTANT * L0", replace="return epsilon * B / (PROP_3_17_CONSTANT / 2 * L0",
         checks=(_T + "test_privacy.py::test_algorithm3_runs_stay_within_the_data_and_the_filter",
                 "proofs/proof_saddle_point.py::test_proposition_3_17_step_admits_2_Gamma_draws_in_the_filter"),
     ),
@@ -148,16 +148,10 @@ MUTANTS = (
         description="line 8 run in the box's order after lines 6-7: the output vertex of step t drawn from "
                     "(x_{t+1}, y_{t+1})",
         file=_ALG,
-        find="""        out_x.append(sample_vertices(x, 1, rng, **kw)[0])
-        out_y.append(sample_vertices(y, 1, rng, **kw)[0])
-        # Line 6: x_{t+1} proportional to x_t exp(-eta g_x)
-        x = entropic_step(x, g.gx, step)
-        # Line 7: y_{t+1} proportional to y_t exp(+eta g_y)
-        y = entropic_step(y, -g.gy, step)
+        find="""        out_x.append(sample_vertices(x_t, 1, rng, **kw)[0])
+        out_y.append(sample_vertices(y_t, 1, rng, **kw)[0])
 """,
-        replace="""        x = entropic_step(x, g.gx, step)
-        y = entropic_step(y, -g.gy, step)
-        out_x.append(sample_vertices(x, 1, rng, **kw)[0])
+        replace="""        out_x.append(sample_vertices(x, 1, rng, **kw)[0])
         out_y.append(sample_vertices(y, 1, rng, **kw)[0])
 """,
         checks=(_T + "test_review.py::test_output_vertex_of_step_1_is_drawn_from_x_1_not_x_2",),
@@ -229,7 +223,7 @@ MUTANTS = (
     Mutant(
         id="saddle_point-M30", target="saddle_point:Algorithm 3", bug_class="sign",
         description="line 7 with the wrong sign: Algorithm 3's y-player descends",
-        file=_ALG, find="y = entropic_step(y, -g.gy, step)", replace="y = entropic_step(y, g.gy, step)",
+        file=_ALG, find="y = entropic_step(y_t, -g.gy, step)", replace="y = entropic_step(y_t, g.gy, step)",
         checks=(_T + "test_review.py::test_algorithm3_y_player_ascends_and_x_player_descends",),
     ),
     Mutant(
@@ -262,7 +256,7 @@ MUTANTS = (
         id="saddle_point-M33", target="saddle_point:Algorithm 3", bug_class="step-size",
         description="line 7's y-player step doubled (the y log-ratio between neighbours doubles while the ledger "
                     "records eps0)",
-        file=_ALG, find="y = entropic_step(y, -g.gy, step)", replace="y = entropic_step(y, -g.gy, 2 * step)",
+        file=_ALG, find="y = entropic_step(y_t, -g.gy, step)", replace="y = entropic_step(y_t, -g.gy, 2 * step)",
         checks=(_T + "test_second_pass.py::test_algorithm3_replays_line_by_line_every_iterate_x_and_y",),
     ),
     Mutant(

@@ -252,7 +252,7 @@ def test_printed_noise_with_rounded_buckets_can_fall_short_at_tiny_n_for_odd_m()
     """heavy_tailed-E04: the printed sigma uses the real m = 4 log(2d/beta) while Algorithm 3 needs whole
     buckets (m = ceil, b = floor(n/m)). The accountant's rho for the printed noise is
     rho (kappa n / (2 b m_real))^2 (the ratio of the exact kappa 6 tau/b to the proof's 12 tau m_real/n).
-    Odd m: d = 1, m_real = 4.01 (5 buckets), n = 9 (b = 1): rho (9 / 8.02)^2 = 0.6297 rho > rho, and a
+    Odd m: d = 1, m_real = 4.01 (5 buckets), n = 9 (b = 1): rho (9 / 8.02)^2 = 1.2593 rho > rho (0.6297 at rho = 0.5), and a
     PrivacyWarning names it. Even m (kappa = 1/2): m_real = 3.01 (4 buckets), n = 7 (b = 1): only
     rho (7 / 12.04)^2 = 0.338 rho (the former counterexample, wrong by the parity factor)."""
     from reference.errors import PrivacyWarning
@@ -264,6 +264,11 @@ def test_printed_noise_with_rounded_buckets_can_fall_short_at_tiny_n_for_odd_m()
     assert (r.m, r.bucket_size) == (5, 1)
     assert r.certified == pytest.approx(rho * (9 / (2 * 4.01)) ** 2, rel=1e-9)
     assert r.certified == pytest.approx(0.6297, abs=1e-4) and r.certified > rho
+    # the factor itself, exactly (Fraction), independent of rho: (9 / 8.02)^2 = 1.2593...
+    from fractions import Fraction
+    factor = (Fraction(9) / Fraction(802, 100)) ** 2
+    assert float(factor) == pytest.approx(1.2593, abs=1e-4)
+    assert r.certified / rho == pytest.approx(float(factor), rel=1e-9)
     # the certified calibration is within the claim, silently
     import warnings
     with warnings.catch_warnings():
