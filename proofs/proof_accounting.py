@@ -19,7 +19,7 @@ from flint import acb, arb, ctx
 
 from reference.errors import PrivacyWarning
 from reference.privacy import accounting as acc
-from verifier import ball, bracket_root, ncdf, prove, within
+from verifier import ball, bracket_root, integral, ncdf, piecewise, prove, within
 
 DPS = 50
 
@@ -170,15 +170,18 @@ def test_classic_calibration_failure_threshold_at_delta_1e5(certificate):
 # Advanced composition against the exact optimal composition (KOV15 Thm 3.3).
 
 def kov_hom_b(e0, k, ep):
-    """KOV15 Thm 3.3's delta of the k-fold eps0-DP composition at ep, on balls (exact binomials)."""
+    """KOV15 Thm 3.3's delta of the k-fold eps0-DP composition at ep, on balls (exact binomials).
+
+    The term i is C(k, i) max(0, e^{(k-i) eps0} - e^{ep + i eps0}); the difference falls with i, so once it is
+    negative every later term is 0 too. That stop is the verifier's case split (piecewise): where the
+    difference is certainly negative the sum of the terms from i on is 0, where it is certainly >= 0 the term is
+    added to the rest, and where its sign is undecided the value is the union of both."""
     zero = arb(0)
-    s = zero
-    for i in range(k + 1):
-        diff = ((k - i) * e0).exp() - (ep + i * e0).exp()
-        if diff < 0:        # certainly negative: so is every later term (the first exponent falls, the second rises)
-            break
-        s += arb(math.comb(k, i)) * diff.max(zero)
-    return s / (1 + e0.exp()) ** k
+    diffs = [((k - i) * e0).exp() - (ep + i * e0).exp() for i in range(k + 1)]
+    total = zero                                   # sum of the terms i..k, folded from the last one
+    for i in reversed(range(k + 1)):
+        total = piecewise(diffs[i], zero, lambda i=i, rest=total: math.comb(k, i) * diffs[i].max(zero) + rest)
+    return total / (1 + e0.exp()) ** k
 
 
 def kov_hom(e0, k, ep):
@@ -388,14 +391,12 @@ LAPLACE_QUAD = [
 
 def laplace_hockey_b(e, e0):
     """int_{-inf}^{u} (e^{-|x|} - e^eps e^{-|x - eps0|}) / 2 dx, u = (eps0 - eps)/2 < eps0, certified: on
-    x < min(0, u) the integrand is e^x (1 - e^{eps - eps0}) / 2 (closed form); on [0, u] (if u > 0) it is
-    (e^{-x} - e^{eps - eps0 + x}) / 2, integrated by Arb."""
+    x < min(0, u) the integrand is e^x (1 - e^{eps - eps0}) / 2 (closed form); on [0, max(0, u)] (empty when
+    u <= 0) it is (e^{-x} - e^{eps - eps0 + x}) / 2, integrated by Arb. min and max are ball operations: no
+    branch on the sign of u."""
     u = (e0 - e) / 2
-    m = u if u < 0 else arb(0)
-    left = m.exp() * (1 - (e - e0).exp()) / 2
-    if not u > 0:
-        return left
-    return left + acb.integral(lambda x, _: ((-x).exp() - (e - e0 + x).exp()) / 2, 0, u).real
+    left = u.min(0).exp() * (1 - (e - e0).exp()) / 2
+    return left + integral(lambda x: ((-x).exp() - (e - e0 + x).exp()) / 2, arb(0), u.max(0))
 
 
 @pytest.mark.rigorous(method="certified integral (Arb) at the named points")

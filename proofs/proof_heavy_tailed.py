@@ -25,11 +25,11 @@ from hypothesis import given, settings, strategies as st
 from scipy import stats
 
 import sympy as sp
-from flint import acb, arb, ctx
+from flint import arb, ctx
 
 from reference.algorithms import heavy_tailed as ht
 from reference.errors import ParameterError
-from verifier import bracket_root, ncdf, prove
+from verifier import bracket_root, integral, ncdf, piecewise, prove
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -65,23 +65,26 @@ def psi_quad(u, c):
 
 
 def psi_b(u, c):
-    """psi_c(u) = E phi(u (1 + sqrt(c) Z)) on Arb balls, certified: the two constant pieces of phi by Phi, the
-    middle (|Y| <= sqrt 2) by Arb's integral over z in [-40, 40], the rest of the middle (|z| > 40, where
-    |phi| <= 2 sqrt2/3) enclosed by +-2 (2 sqrt2/3) Phi(-40)."""
+    """psi_c(u) = E phi(u (1 + sqrt(c) Z)) on Arb balls, certified. psi_c is odd (Y(-u) = -Y(u), phi odd), so
+    the sign of u is the verifier's case split: psi_c(u) = -psi_plus(-u) where u < 0, psi_plus(u) where u >= 0."""
+    return piecewise(u, lambda: -psi_plus_b(-u, c), lambda: psi_plus_b(u, c))
+
+
+def psi_plus_b(u, c):
+    """psi_c(u) for u > 0: the two constant pieces of phi (Y beyond +-sqrt 2, i.e. z above hi / below lo) by Phi,
+    the middle (|Y| <= sqrt 2, z in [lo, hi]) by Arb's integral over z in [max(lo, -40), min(hi, 40)] (an empty
+    piece, when the clamped ends cross, is the degenerate interval [a, a]: 0), the rest of the middle (|z| > 40,
+    where |phi| <= 2 sqrt2/3) enclosed by +-2 (2 sqrt2/3) Phi(-40). No branch on a ball."""
     r2 = arb(2).sqrt()
     K = 2 * r2 / 3
     sc = c.sqrt()
-    za, zb = (-r2 / u - 1) / sc, (r2 / u - 1) / sc
-    lo, hi = (za, zb) if u > 0 else (zb, za)
-    up, down = 1 - ncdf(hi), ncdf(lo)             # z above hi / below lo: Y beyond +-sqrt 2
-    tails = K * (up - down) if u > 0 else K * (down - up)
+    lo, hi = (-r2 / u - 1) / sc, (r2 / u - 1) / sc
+    tails = K * ((1 - ncdf(hi)) - ncdf(lo))
     L = arb(40)
-    a, b = lo.max(-L), hi.min(L)
-    middle = arb(0)
-    if a < b:
-        norm = (2 * arb.pi()).sqrt()
-        middle = acb.integral(lambda z, _: (lambda y: y - y ** 3 / 6)(u * (1 + sc * z)) * (-z * z / 2).exp() / norm,
-                              a, b).real
+    a = lo.max(-L)
+    b = hi.min(L).max(a)
+    norm = (2 * arb.pi()).sqrt()
+    middle = integral(lambda z: (lambda y: y - y ** 3 / 6)(u * (1 + sc * z)) * (-z * z / 2).exp() / norm, a, b)
     clip = 2 * K * ncdf(-L)
     return tails + middle + (-clip).union(clip)
 
