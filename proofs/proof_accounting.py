@@ -70,7 +70,7 @@ CLASSIC_POINTS = [
 ]
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="(eps, delta) in CLASSIC_POINTS")
 @pytest.mark.claim("core:Gaussian classic calibration")
 @pytest.mark.parametrize("e, d, ref", CLASSIC_POINTS)
 def test_classic_calibration_reference_points(e, d, ref, certificate):
@@ -84,7 +84,7 @@ def test_classic_calibration_reference_points(e, d, ref, certificate):
     assert got == pytest.approx(float(ref), rel=1e-12)
 
 
-@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)")
+@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)", points="eps in [0, 1], delta in [1e-20, 0.1] (the statement: every delta)")
 @pytest.mark.claim("core:Gaussian classic calibration")
 def test_classic_calibration_holds_for_every_eps_at_most_one(certificate):
     """For EVERY eps in [0, 1] and every delta in [1e-20, 1e-1] (t = ln(1/delta) in [2.3, 46.06], a
@@ -114,7 +114,7 @@ CLASSIC_FAILURE_EPS_1E5 = "8.4197713015363407378154365690582214340266792664458"
 CLASSIC_DELTAS = ["1e-3", "1e-5", "1e-8", "1e-12"]
 
 
-@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides")
+@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides", points="eps in [0, 30] at the listed deltas")
 @pytest.mark.claim("core:Gaussian classic calibration fails above 1")
 @pytest.mark.parametrize("d", CLASSIC_DELTAS)
 def test_classic_calibration_failure_threshold(d, certificate):
@@ -132,7 +132,7 @@ def test_classic_calibration_failure_threshold(d, certificate):
         assert Fraction(int(br.a.p), int(br.a.q)) < Fraction(CLASSIC_FAILURE_EPS_1E5) < Fraction(int(br.b.p), int(br.b.q))
 
 
-@pytest.mark.rigorous(method="branch and bound: witness")
+@pytest.mark.rigorous(method="branch and bound: witness", points="delta = 1e-5, eps in [0, 8.43]")
 @pytest.mark.claim("core:Gaussian classic calibration fails above 1")
 def test_classic_calibration_up_to_eps_8_43_is_refused_with_a_witness(certificate):
     """The deliberately false statement 'the classic calibration is (eps, 1e-5)-DP for every eps in (0, 8.43]'
@@ -147,7 +147,7 @@ def test_classic_calibration_up_to_eps_8_43_is_refused_with_a_witness(certificat
 
 
 # Largest eps at which the classic calibration still gives (eps, 1e-5)-DP, to 50 digits (see the bracket above).
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="the 50-digit root at delta = 1e-5")
 @pytest.mark.claim("core:Gaussian classic calibration fails above 1")
 def test_classic_calibration_failure_threshold_at_delta_1e5(certificate):
     d = mpmath.mpf("1e-5")
@@ -205,7 +205,7 @@ KOV_POINTS = [
 ]
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="(eps0, k, delta) in KOV_POINTS")
 @pytest.mark.claim("core:optimal composition")
 @pytest.mark.claim("core:advanced composition")
 @pytest.mark.parametrize("e0, k, dt, opt, adv", KOV_POINTS)
@@ -229,7 +229,7 @@ ADVANCED_KS = (1, 2, 3, 5, 8, 13, 30, 200)
 ADVANCED_DELTAS = ("1e-3", "1e-8", "1e-15")
 
 
-@pytest.mark.rigorous(method="branch and bound over eps0, every listed (k, delta)")
+@pytest.mark.rigorous(method="branch and bound over eps0, every listed (k, delta)", points="eps0 in [0.001, 2] at the listed k and delta (the statement: every k, eps0, delta)")
 @pytest.mark.claim("core:advanced composition")
 def test_advanced_never_below_optimal_for_every_eps0(certificate):
     """DRV10's advanced composition is never below KOV15's optimal epsilon: for EVERY eps0 in [0.001, 2],
@@ -269,7 +269,7 @@ ZCDP_POINTS = [
 ]
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="(rho, delta) in ZCDP_POINTS")
 @pytest.mark.claim("core:zCDP to DP")
 @pytest.mark.claim("core:zCDP to DP tight")
 @pytest.mark.parametrize("rho, d, std, tight, alpha", ZCDP_POINTS)
@@ -293,7 +293,7 @@ def test_zcdp_conversions_reference_points(rho, d, std, tight, alpha, certificat
     assert acc.zcdp_for_dp(float(eps), float(dm), "tight") == pytest.approx(float(r), rel=1e-9)
 
 
-@pytest.mark.rigorous(method="symbolic (sympy), every rho > 0, L > 0")
+@pytest.mark.rigorous(method="symbolic (sympy), every rho > 0, L > 0", domain="every rho > 0 and delta in (0, 1) (L = ln 1/delta > 0)")
 @pytest.mark.claim("core:zCDP to DP")
 @pytest.mark.claim("core:zCDP to DP tight")
 def test_standard_conversion_is_the_minimum_over_orders_of_the_rdp_bound(certificate):
@@ -316,7 +316,7 @@ def test_standard_conversion_is_the_minimum_over_orders_of_the_rdp_bound(certifi
     certificate.point(6)
 
 
-@pytest.mark.rigorous(method="symbolic identity + ball arithmetic")
+@pytest.mark.rigorous(method="symbolic identity + ball arithmetic", domain="every S, L > 0 (the filter's expression is the zCDP conversion); the package at one ledger")
 @pytest.mark.claim("core:fully adaptive composition")
 def test_filter_expression_equals_the_zcdp_conversion(certificate):
     """saddle_point-P06: sqrt(2 L S) + S/2 == rho + 2 sqrt(rho L) with rho = S/2, for every S, L > 0 (sympy);
@@ -357,7 +357,7 @@ def hockey_stick_b(e, mu):
     return body + tail
 
 
-@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points", points="(eps, mu) in GAUSS_QUAD")
 @pytest.mark.claim("core:Gaussian exact profile")
 @pytest.mark.parametrize("e, mu, ref", GAUSS_QUAD)
 def test_gaussian_profile_against_hockey_stick_integral(e, mu, ref, certificate):
@@ -399,7 +399,7 @@ def laplace_hockey_b(e, e0):
     return left + integral(lambda x: ((-x).exp() - (e - e0 + x).exp()) / 2, arb(0), u.max(0))
 
 
-@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points", points="(eps, eps0) in LAPLACE_QUAD")
 @pytest.mark.claim("core:Laplace exact profile")
 @pytest.mark.parametrize("e, e0, ref", LAPLACE_QUAD)
 def test_laplace_profile_against_hockey_stick_integral(e, e0, ref, certificate):

@@ -97,7 +97,7 @@ def S_mp(c):
     return 2 * R2 / 3 * (1 - 2 * mpmath.ncdf(-1 / mpmath.sqrt(mpmath.mpf(c))))
 
 
-@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points", points="the listed (u, c): 66 points")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
 @pytest.mark.parametrize("c", [1e-3, 0.01, 0.1, 0.3, 1.0, 4.0])
 @pytest.mark.parametrize("u", [0.3, 1.0, 1.4, 2.0, 5.0, -3.0, 49.0, 51.0, 700.0, 1e6, -1e12])
@@ -121,7 +121,7 @@ def test_closed_form_agrees_with_quadrature_hypothesis(u, c):
     assert ht.smoothed_influence(-u, c) == pytest.approx(-ht.smoothed_influence(u, c), abs=1e-15)
 
 
-@pytest.mark.rigorous(method="symbolic (sympy): every u > 0, c > 0")
+@pytest.mark.rigorous(method="symbolic (sympy): every u > 0, c > 0", domain="every u > 0, c > 0 (symbolic)")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
 def test_psi_increasing_for_every_u_and_c_and_its_sup_is_S(certificate):
     """psi_c is increasing on u > 0 for EVERY c > 0, hence sup_{u>0} psi_c = lim psi_c = S(c), and psi_c < S(c).
@@ -165,7 +165,7 @@ def test_psi_increasing_on_u_positive_and_sup_is_S(c):
     assert ht.smoothed_influence_sup(c) == pytest.approx(float(S), rel=1e-14)
 
 
-@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides")
+@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides", points="c in [1/1000, a] and [b, 1000] around c*")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 privacy")
 def test_threshold_c_star_for_every_c(certificate):
     """2 S(c)^2 > 1 for EVERY c in [1/1000, a] and < 1 for EVERY c in [b, 1000], with [a, b] a certified bracket of
@@ -180,7 +180,7 @@ def test_threshold_c_star_for_every_c(certificate):
         assert 2 * S_b(arb(1)) ** 2 < 1
 
 
-@pytest.mark.rigorous(method="branch and bound from the package's C_STAR")
+@pytest.mark.rigorous(method="branch and bound from the package's C_STAR", points="c in [C_STAR, 1000]")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 privacy")
 def test_package_c_star_is_safe_for_every_larger_c(certificate):
     """The package's constant C_STAR (a double) as the domain's end: 2 S(c)^2 < 1 for EVERY c in [C_STAR, 1000],
@@ -221,7 +221,7 @@ def test_worst_record_change_approaches_2S_tau_over_n(c):
     assert a - b <= want * (1 + 1e-13)
 
 
-@pytest.mark.rigorous(method="exact integers and symbolic identities")
+@pytest.mark.rigorous(method="exact integers and symbolic identities", domain="every L, tau, m, n > 0 (symbolic identities)")
 @pytest.mark.claim("heavy_tailed:Theorem 4.1 noise")
 def test_noise_constant_identities_exactly(certificate):
     Ls = sp.symbols("L", positive=True)

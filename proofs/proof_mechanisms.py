@@ -24,7 +24,7 @@ from verifier import prove
 DPS = 50
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="the listed scores")
 @pytest.mark.claim("core:Exponential mechanism probabilities")
 @pytest.mark.parametrize("scores,sensitivity,epsilon,expected", [
     # Z = 1 + exp(1/2) + e;  [1/Z, exp(1/2)/Z, e/Z]                         (mpmath, mp.dps = 50)
@@ -89,7 +89,7 @@ def test_gumbel_max_selection_probabilities_are_the_softmax(scores, b):
         np.testing.assert_allclose(ours, [float(q) for q in softmax], rtol=1e-14)
 
 
-@pytest.mark.rigorous(method="branch and bound over r in [1e-3, 100], the tails argued")
+@pytest.mark.rigorous(method="branch and bound over r in [1e-3, 100], the tails argued", points="r in [1e-3, 100], the tails argued in words")
 @pytest.mark.claim("core:Laplace report-noisy-max privacy")
 def test_laplace_noisy_max_loss_is_between_r_and_2r_for_every_r(certificate):
     """r < 2r - log(1 + r) < 2r for EVERY r > 0: log(1 + r) > 0, and log(1 + r) < r. The verifier proves
@@ -103,7 +103,7 @@ def test_laplace_noisy_max_loss_is_between_r_and_2r_for_every_r(certificate):
     certificate.point(2)
 
 
-@pytest.mark.rigorous(method="certified integral (Arb) at the named r")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named r", points="the listed r")
 @pytest.mark.claim("core:Laplace report-noisy-max privacy")
 @pytest.mark.parametrize("r", [0.01, 0.1, 0.5, 1.0, 2.0, 8.0])
 def test_laplace_noisy_max_worst_pair_loss_lies_strictly_between_r_and_2r(r, certificate):
@@ -147,7 +147,7 @@ def test_laplace_noisy_max_worst_pair_loss_lies_strictly_between_r_and_2r(r, cer
         assert float(loss) == pytest.approx(1.30685281944005469058276787854, rel=1e-15)
 
 
-@pytest.mark.rigorous(method="exact rationals at the named M")
+@pytest.mark.rigorous(method="exact rationals at the named M", points="the listed M")
 @pytest.mark.claim("core:Truncated geometric law")
 @pytest.mark.parametrize("M,C", [
     (0, 1.0),                              # 1/(2(1 - 2^-1))            (mpmath, mp.dps = 50)
@@ -165,7 +165,7 @@ def test_truncated_geometric_normalising_constant(M, C, certificate):
     np.testing.assert_allclose(p[1:] / p[:-1], 0.5, rtol=0, atol=0)     # exact halving, atom to atom
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="the listed T")
 @pytest.mark.claim("core:Tree sensitivity")
 def test_tree_sensitivity_reference_values(certificate):
     assert abs(arb(tree_sensitivity(1024, 1.0)) - arb(11).sqrt()) <= arb(11).sqrt() * arb("1e-15")

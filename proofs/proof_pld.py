@@ -73,7 +73,7 @@ POINTS = [
 ]
 
 
-@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points", points="(eps0, eps) in POINTS")
 @pytest.mark.claim("core:PLD composition")
 @pytest.mark.parametrize("e0, eps, ref", POINTS)
 def test_two_laplace_reference_points(e0, eps, ref, certificate):
@@ -89,7 +89,7 @@ def test_two_laplace_reference_points(e0, eps, ref, certificate):
     assert got <= float(ref_mp) * (1 + 1e-6)            # and a tight one
 
 
-@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points", points="(eps0, eps) in POINTS")
 @pytest.mark.claim("core:certify")
 @pytest.mark.parametrize("e0, eps, ref", POINTS)
 def test_certify_at_the_reference_delta_is_not_below_eps(e0, eps, ref, certificate):

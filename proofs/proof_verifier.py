@@ -14,7 +14,7 @@ from verifier import (GuardError, ball, bracket_root, interval, ncdf, piecewise,
                       xlogx)
 
 
-@pytest.mark.rigorous(method="branch and bound")
+@pytest.mark.rigorous(method="branch and bound", domain="the verifier's own behaviour (no claim)")
 def test_known_true_inequalities_are_proved(certificate):
     # exp(x) > 1 + x on [1/1000, 5] (strict away from 0)
     certificate.add(prove(lambda x: x.exp() - 1 - x, [("0.001", 5)], claim="exp(x) > 1 + x"))
@@ -33,7 +33,7 @@ def test_known_true_inequalities_are_proved(certificate):
     certificate.add(prove(lambda x: x.gamma() - arb("0.8856"), [(1, 2)], claim="Gamma > 0.8856 on [1, 2]"))
 
 
-@pytest.mark.rigorous(method="branch and bound")
+@pytest.mark.rigorous(method="branch and bound", domain="the verifier's own behaviour (no claim)")
 def test_the_settled_boxes_cover_the_domain(certificate):
     c = certificate.add(prove(lambda x: x * x - x + arb("0.26"), [(0, 1)]))
     spans = sorted(b[0] for b, _ in c.boxes)
@@ -41,7 +41,7 @@ def test_the_settled_boxes_cover_the_domain(certificate):
     assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))       # contiguous, no gap
 
 
-@pytest.mark.rigorous(method="branch and bound")
+@pytest.mark.rigorous(method="branch and bound", domain="the verifier's own behaviour (no claim)")
 def test_known_false_inequalities_are_refuted_with_a_witness(certificate):
     c = certificate.add(prove(lambda x: x * x - 2, [(0, 3)], claim="x^2 > 2 on [0, 3]"), expect="refuted")
     (w, _), = c.witness
@@ -55,7 +55,7 @@ def test_known_false_inequalities_are_refuted_with_a_witness(certificate):
     assert c.witness[0][0] * c.witness[1][0] >= 1
 
 
-@pytest.mark.rigorous(method="branch and bound")
+@pytest.mark.rigorous(method="branch and bound", domain="the verifier's own behaviour (no claim)")
 def test_what_the_depth_limit_cannot_settle_is_undecided_never_proved(certificate):
     # false, but only at x = 1/3, which no dyadic midpoint hits: never refuted, never proved
     c = prove(lambda x: (x - arb(1) / 3) ** 2, [(0, 1)], max_depth=20)
@@ -77,7 +77,7 @@ def test_what_the_depth_limit_cannot_settle_is_undecided_never_proved(certificat
     certificate.point(5)
 
 
-@pytest.mark.rigorous(method="certified bisection")
+@pytest.mark.rigorous(method="certified bisection", domain="the verifier's own behaviour (no claim)")
 def test_bracket_root_certifies_a_sign_change(certificate):
     with pytest.raises(ValueError):
         bracket_root(lambda x: x * x + 1, -1, 1)           # no sign change
@@ -99,7 +99,7 @@ def _float_built(x):
     return arb(1 - m) if m >= 0.5 else arb(1)
 
 
-@pytest.mark.rigorous(method="branch and bound: errors and witnesses")
+@pytest.mark.rigorous(method="branch and bound: errors and witnesses", domain="the verifier's own behaviour (no claim)")
 @pytest.mark.parametrize("f, what", [
     (_branching, "a comparison"),
     (lambda x: arb(1) - x if arb("0.5") <= x else arb(1), "a comparison"),     # the ball on the right
@@ -122,7 +122,7 @@ def test_a_claim_that_leaves_ball_arithmetic_is_an_error_not_a_proof(f, what, ce
     certificate.point()
 
 
-@pytest.mark.rigorous(method="branch and bound with the verifier's case split")
+@pytest.mark.rigorous(method="branch and bound with the verifier's case split", domain="the verifier's own behaviour (no claim)")
 def test_a_branch_written_with_the_case_split_is_checked(certificate):
     """The same piecewise claim through piecewise(): refuted with a witness where 1 - x <= 0; a true piecewise claim
     (1 - x/4 for x >= 1/2, 1 below; a jump at 1/2) proved, with and without the box cut at the breakpoint."""
@@ -142,7 +142,7 @@ def test_a_branch_written_with_the_case_split_is_checked(certificate):
     assert piecewise(arb("1.5") - half, arb(1), lambda: 1 - arb("1.5")) < 0
 
 
-@pytest.mark.rigorous(method="branch and bound over a half-line (change of variables r = s/(1 - s))")
+@pytest.mark.rigorous(method="branch and bound over a half-line (change of variables r = s/(1 - s))", domain="the verifier's own behaviour (no claim)")
 def test_unbounded_domains_are_handled_by_a_change_of_variables(certificate):
     """'log(1 + r) > 1e-4 r for all r' holds on every box the old convention picked ([1/1000, 1000]) and fails beyond
     r = 1.2e5: over the half-line it is refused with a witness. A true claim over the half-line, r - log(1 + r) > 0
@@ -171,7 +171,7 @@ def test_unbounded_domains_are_handled_by_a_change_of_variables(certificate):
         assert v.contains(ball(p) * ball(p).log())
 
 
-@pytest.mark.rigorous(method="branch and bound, the budget counted in evaluations")
+@pytest.mark.rigorous(method="branch and bound, the budget counted in evaluations", domain="the verifier's own behaviour (no claim)")
 def test_the_budget_is_deterministic(certificate):
     """Two runs of an undecided claim stop at the same box after the same number of evaluations (no clock)."""
     runs = [prove(lambda x: (x - arb(1) / 3) ** 2, [(0, 1)], max_depth=10**6, max_evaluations=2000) for _ in range(2)]
