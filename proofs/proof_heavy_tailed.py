@@ -17,6 +17,7 @@ Derivations (written out so that a reader can check them by hand):
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -165,30 +166,55 @@ def test_psi_increasing_on_u_positive_and_sup_is_S(c):
     assert ht.smoothed_influence_sup(c) == pytest.approx(float(S), rel=1e-14)
 
 
-@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides", points="c in [1/1000, a] and [b, 1000] around c*")
+@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides, in v = 1/sqrt(c) to c = inf",
+                      domain="every c > 0")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 privacy")
 def test_threshold_c_star_for_every_c(certificate):
-    """2 S(c)^2 > 1 for EVERY c in [1/1000, a] and < 1 for EVERY c in [b, 1000], with [a, b] a certified bracket of
-    width <= 1e-12 around c* = 1/Phi^{-1}(1/8)^2 = 0.75568443005..., which holds the package's C_STAR."""
+    """2 S(c)^2 > 1 for EVERY c in (0, a] and < 1 for EVERY c >= b, with [a, b] a certified bracket of width <= 1e-12
+    around c* = 1/Phi^{-1}(1/8)^2 = 0.75568443005..., which holds the package's C_STAR. [1/1000, a] and [b, 1000]
+    by branch and bound in c; c >= 961 as v = 1/sqrt(c) in [0, 1/31] (S written in v, finite at v = 0); c in
+    (0, 1/1000]: S(c) = (2 sqrt2/3)(1 - 2 Phi(-1/sqrt c)) decreases in c (Phi increases), so S(c) >= S(1/1000) there,
+    and 2 S(1/1000)^2 > 1 is one certified value."""
     g = lambda c: 2 * S_b(c) ** 2 - 1      # noqa: E731
     br = bracket_root(g, "0.5", 1, tol=1e-12)
     certificate.add(prove(g, [("0.001", br.a)], claim="2 S(c)^2 > 1 below c*", max_depth=64))
     certificate.add(prove(lambda c: -g(c), [(br.b, 1000)], claim="2 S(c)^2 < 1 above c*", max_depth=64))
+    certificate.add(prove(lambda v: 1 - 2 * S_of_v(v) ** 2, [(0, Fraction(1, 31))], claim="2 S^2 < 1, c >= 961"))
+    assert Fraction(31) ** 2 <= 1000
     assert float(br.a) - 1e-15 <= ht.C_STAR <= float(br.b) + 1e-15
     with ctx.workprec(128):
+        assert 2 * S_b(arb("0.001")) ** 2 > 1                            # closes (0, 1/1000] by monotonicity
         assert abs(2 * S_b(arb("0.1")) ** 2 - arb("1.7722162")) < arb("1e-7")
         assert 2 * S_b(arb(1)) ** 2 < 1
+    certificate.point(3)
 
 
-@pytest.mark.rigorous(method="branch and bound from the package's C_STAR", points="c in [C_STAR, 1000]")
+def S_of_v(v):
+    """S(c) written in v = 1/sqrt(c): (2 sqrt 2 / 3)(1 - 2 Phi(-v)); finite at v = 0 (c = inf), where it is 0."""
+    return 2 * arb(2).sqrt() / 3 * (1 - 2 * ncdf(-v))
+
+
+@pytest.mark.rigorous(method="branch and bound in v = 1/sqrt(c), from the package's C_STAR to c = inf",
+                      domain="every c >= C_STAR (c = inf included)")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 privacy")
 def test_package_c_star_is_safe_for_every_larger_c(certificate):
-    """The package's constant C_STAR (a double) as the domain's end: 2 S(c)^2 < 1 for EVERY c in [C_STAR, 1000],
-    so every c the package accepts as private (c >= C_STAR) is. A wrong constant (kill matrix heavy_tailed-M40:
+    """The package's constant C_STAR (a double) as the domain's end: 2 S(c)^2 < 1 for EVERY c >= C_STAR, so every c
+    the package accepts as private is. [C_STAR, 1000] in c; [961, inf] as v = 1/sqrt(c) in [0, 1/31] (1/31 >= 1/sqrt(1000)
+    exactly: 31^2 = 961 <= 1000), where the claim is 1 - 2 S(v)^2 > 0 with S written in v (the claim's function,
+    so no separate argument links the two) and finite at v = 0. A wrong constant (kill matrix heavy_tailed-M40:
     Phi^{-1}(0.12) for Phi^{-1}(1/8), C_STAR = 0.724) is refused with a witness c where 2 S(c)^2 > 1."""
     g = lambda c: 1 - 2 * S_b(c) ** 2      # noqa: E731
-    cert = prove(g, [(ht.C_STAR, 1000)], claim="2 S(c)^2 < 1 for c >= C_STAR", max_depth=80)
-    certificate.add(cert)
+    certificate.add(prove(g, [(ht.C_STAR, 1000)], claim="2 S(c)^2 < 1 for c in [C_STAR, 1000]", max_depth=80))
+    assert Fraction(31) ** 2 <= 1000                                   # v = 1/31 is c = 961 <= 1000: no gap
+    certificate.add(prove(lambda v: 1 - 2 * S_of_v(v) ** 2, [(0, Fraction(1, 31))],
+                          claim="2 S^2 < 1 for v = 1/sqrt(c) in [0, 1/31]"))
+    with ctx.workprec(128):                                            # S in v is S in c
+        for c in ("0.8", "7", "961"):
+            assert abs(S_of_v(1 / arb(c).sqrt()) - S_b(arb(c))) < arb("1e-30")
+    certificate.point(3)
+    wrong = prove(g, [("0.724", 1000)], claim="2 S(c)^2 < 1 for c >= 0.724 (wrong constant)", max_depth=80)
+    certificate.add(wrong, expect="refuted")
+    assert Fraction(int(wrong.witness_exact[0].p), int(wrong.witness_exact[0].q)) < Fraction(ht.C_STAR)
 
 
 @pytest.mark.evidence("points, uncertified mpmath")

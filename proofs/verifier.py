@@ -144,7 +144,7 @@ class Ball:
         "exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "root", "erf", "erfc", "erfinv", "erfcinv",
         "gamma", "lgamma", "rgamma", "digamma", "tanh", "sinh", "cosh", "sech", "sin", "cos", "tan",
         "atan", "asin", "acos", "atanh", "asinh", "acosh", "lambertw", "nonnegative_part", "max", "min",
-        "union", "real", "imag",
+        "union", "real", "imag", "hypgeom_2f1", "hypgeom_0f1", "hypgeom_1f1",
     })
 
     def __init__(self, v):
