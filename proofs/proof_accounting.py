@@ -84,23 +84,49 @@ def test_classic_calibration_reference_points(e, d, ref, certificate):
     assert got == pytest.approx(float(ref), rel=1e-12)
 
 
-@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)", points="eps in [0, 1], delta in [1e-20, 0.1] (the statement: every delta)")
+@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta), the tail delta < 1e-20 by an exact rewrite + "
+                             "A&S 7.1.13 + monotonicity", domain="every eps in [0, 1] and delta in (0, 1)")
 @pytest.mark.claim("core:Gaussian classic calibration")
 def test_classic_calibration_holds_for_every_eps_at_most_one(certificate):
-    """For EVERY eps in [0, 1] and every delta in [1e-20, 1e-1] (t = ln(1/delta) in [2.3, 46.06], a
-    superset): the exact profile of the classic sigma is < delta / 20 (so <= delta, and far from tight:
-    the classic sigma over-pays at eps <= 1). A certificate of boxes covers the whole rectangle."""
-    def f(e, t):
+    """For EVERY eps in [0, 1] and EVERY delta in (0, 1) the exact profile of the classic sigma is <= delta
+    (t = ln(1/delta) in (0, inf)):
+
+    * t in [0, 2.3] (delta >= 0.1): profile < delta, branch and bound;
+    * t in [2.3, 46.06] (delta in [1e-20, 0.1], a superset): profile < delta / 20 (far from tight: the classic
+      sigma over-pays at eps <= 1), branch and bound; the margin 1/20 is not slack chosen to pass: 1/50 is refuted;
+    * t >= 46.06: with K = sqrt(2 (ln 1.25 + t)), mu = eps/K, a = K - mu/2, b = K + mu/2, the exact rewrite
+      e^t profile = e^{eps/2 - mu^2/8} / 2.5 (erfcx(a/sqrt2) - erfcx(b/sqrt2)) (the exponents t - a^2/2 and
+      t + eps - b^2/2 both equal eps/2 - mu^2/8 - ln 1.25: sympy); erfcx > 0, and erfcx(x) < 1/(x sqrt(pi)) for
+      x > 0 (Abramowitz-Stegun 7.1.13), so e^t profile < e^{1/2} sqrt(2/pi) / (2.5 (K - 1/(2K))), which decreases
+      in K: its value at t = 46.06 (one certified evaluation) is < 1/10."""
+    def ratio(e, t):
         K = (2 * (arb("1.25").log() + t)).sqrt()
         mu = e / K
-        return 1 - 20 * (ncdf(mu / 2 - K) - e.exp() * ncdf(-mu / 2 - K)) * t.exp()
-    certificate.add(prove(f, [(0, 1), ("2.3", "46.06")], claim="classic profile < delta/20, eps <= 1"))
-    # the margin 1/20 is not slack chosen to pass: at 1/50 the claim is false (eps = 1, delta = 0.1)
-    certificate.add(prove(lambda e, t: 1 - 50 * (ncdf(e / (2 * (2 * (arb("1.25").log() + t)).sqrt())
-                                                       - (2 * (arb("1.25").log() + t)).sqrt())
-                                                  - e.exp() * ncdf(-e / (2 * (2 * (arb("1.25").log() + t)).sqrt())
-                                                                   - (2 * (arb("1.25").log() + t)).sqrt())) * t.exp(),
-                          [(0, 1), ("2.3", "46.06")]), expect="refuted")
+        return (ncdf(mu / 2 - K) - e.exp() * ncdf(-mu / 2 - K)) * t.exp()
+    certificate.add(prove(lambda e, t: 1 - ratio(e, t), [(0, 1), (0, "2.3")], claim="classic profile < delta, delta >= 0.1"))
+    certificate.add(prove(lambda e, t: 1 - 20 * ratio(e, t), [(0, 1), ("2.3", "46.06")],
+                          claim="classic profile < delta/20, eps <= 1"))
+    certificate.add(prove(lambda e, t: 1 - 50 * ratio(e, t), [(0, 1), ("2.3", "46.06")]), expect="refuted")
+    # the tail t >= 46.06: the exponent identity, for every eps, t > 0 (sympy) ...
+    e_, t_ = sp.symbols("epsilon t", positive=True)
+    K_ = sp.sqrt(2 * (sp.log(sp.Rational(5, 4)) + t_))
+    mu_ = e_ / K_
+    a_, b_ = K_ - mu_ / 2, K_ + mu_ / 2
+    for expo in (t_ - a_ ** 2 / 2, t_ + e_ - b_ ** 2 / 2):
+        assert sp.simplify(sp.expand(expo - (e_ / 2 - mu_ ** 2 / 8 - sp.log(sp.Rational(5, 4))))) == 0
+    # ... the rewrite at two points (certified), and the bound at t = 46.06, where K - 1/(2K) is smallest
+    with ctx.workprec(256):
+        for e, t in (("1", "50"), ("0.3", "100")):
+            eb, tb = arb(e), arb(t)
+            K = (2 * (arb("1.25").log() + tb)).sqrt()
+            mu = eb / K
+            erfcx = lambda x: x.erfc() * (x * x).exp()                   # noqa: E731
+            rw = (eb / 2 - mu * mu / 8).exp() / arb("2.5") * (erfcx((K - mu / 2) / arb(2).sqrt())
+                                                               - erfcx((K + mu / 2) / arb(2).sqrt()))
+            assert abs(rw - ratio(eb, tb)) < arb("1e-30") * rw
+        K0 = (2 * (arb("1.25").log() + arb("46.06"))).sqrt()
+        assert arb("0.5").exp() * (2 / arb.pi()).sqrt() / (arb("2.5") * (K0 - 1 / (2 * K0))) < arb("0.1")
+    certificate.point(5)
 
 
 # Largest eps at which the classic calibration still gives (eps, 1e-5)-DP:
