@@ -1,9 +1,13 @@
 """proofs/: every test says what kind of check it is, and rigorous tests report their certificate.
 
-* ``@pytest.mark.rigorous(method=...)``: every mathematical assertion of the test is settled by
-  certified enclosures (Arb balls, through proofs/verifier.py), exact arithmetic (integers,
-  fractions.Fraction) or symbolic algebra (sympy), over the domain the test states (a box
-  settled by branch and bound, every integer of a range, or the finite set of points it names).
+* ``@pytest.mark.rigorous(method=..., domain=... | points=...)``: every mathematical assertion of the
+  test is settled by certified enclosures (Arb balls, through proofs/verifier.py), exact arithmetic
+  (integers, fractions.Fraction) or symbolic algebra (sympy), over what the test states, and the
+  marker says which of two kinds that is: ``domain="..."`` when it covers the whole domain the
+  claim's statement names (every parameter it quantifies over; for a claim about one point, that
+  point), ``points="..."`` when it covers named points, a finite range or a part of that domain
+  (a sub-box, a listed k). The registry (reference/claims.py) derives each claim's kind of rigorous
+  evidence from these (``claims --json``: ``rigorous`` is ``domain``, ``point`` or ``none``).
   Comparisons of the package's floats against such enclosures are certified statements about
   those floats. The test reports its certificate size through the ``certificate`` fixture
   (boxes settled, witnesses, exact/point checks); ``-m rigorous`` prints them.
@@ -20,15 +24,21 @@ import pytest
 
 
 def pytest_collection_modifyitems(config, items):
-    bad = []
+    bad, unscoped = [], []
     for item in items:
         if "proofs" not in item.path.parts:
             continue
         kinds = {m.name for m in item.iter_markers() if m.name in ("rigorous", "evidence")}
         if len(kinds) != 1:
             bad.append(item.nodeid)
+        rig = item.get_closest_marker("rigorous")
+        if rig is not None and len({"domain", "points"} & set(rig.kwargs)) != 1:
+            unscoped.append(item.nodeid)
     if bad:
         raise pytest.UsageError(f"proofs/ tests need exactly one of @rigorous / @evidence: {bad[:10]}")
+    if unscoped:
+        raise pytest.UsageError("a @rigorous test names what it covers with exactly one of domain= (the whole domain the "
+                                f"claim's statement names) or points= (named points, a range, a part): {unscoped[:10]}")
 
 
 class _Certificate:

@@ -19,7 +19,7 @@ from flint import acb, arb, ctx
 
 from reference.errors import PrivacyWarning
 from reference.privacy import accounting as acc
-from verifier import ball, bracket_root, ncdf, prove, within
+from verifier import ball, bracket_root, integral, ncdf, piecewise, prove, within
 
 DPS = 50
 
@@ -70,7 +70,7 @@ CLASSIC_POINTS = [
 ]
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="(eps, delta) in CLASSIC_POINTS")
 @pytest.mark.claim("core:Gaussian classic calibration")
 @pytest.mark.parametrize("e, d, ref", CLASSIC_POINTS)
 def test_classic_calibration_reference_points(e, d, ref, certificate):
@@ -84,23 +84,49 @@ def test_classic_calibration_reference_points(e, d, ref, certificate):
     assert got == pytest.approx(float(ref), rel=1e-12)
 
 
-@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)")
+@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta), the tail delta < 1e-20 by an exact rewrite + "
+                             "A&S 7.1.13 + monotonicity", domain="every eps in [0, 1] and delta in (0, 1)")
 @pytest.mark.claim("core:Gaussian classic calibration")
 def test_classic_calibration_holds_for_every_eps_at_most_one(certificate):
-    """For EVERY eps in [0, 1] and every delta in [1e-20, 1e-1] (t = ln(1/delta) in [2.3, 46.06], a
-    superset): the exact profile of the classic sigma is < delta / 20 (so <= delta, and far from tight:
-    the classic sigma over-pays at eps <= 1). A certificate of boxes covers the whole rectangle."""
-    def f(e, t):
+    """For EVERY eps in [0, 1] and EVERY delta in (0, 1) the exact profile of the classic sigma is <= delta
+    (t = ln(1/delta) in (0, inf)):
+
+    * t in [0, 2.3] (delta >= 0.1): profile < delta, branch and bound;
+    * t in [2.3, 46.06] (delta in [1e-20, 0.1], a superset): profile < delta / 20 (far from tight: the classic
+      sigma over-pays at eps <= 1), branch and bound; the margin 1/20 is not slack chosen to pass: 1/50 is refuted;
+    * t >= 46.06: with K = sqrt(2 (ln 1.25 + t)), mu = eps/K, a = K - mu/2, b = K + mu/2, the exact rewrite
+      e^t profile = e^{eps/2 - mu^2/8} / 2.5 (erfcx(a/sqrt2) - erfcx(b/sqrt2)) (the exponents t - a^2/2 and
+      t + eps - b^2/2 both equal eps/2 - mu^2/8 - ln 1.25: sympy); erfcx > 0, and erfcx(x) < 1/(x sqrt(pi)) for
+      x > 0 (Abramowitz-Stegun 7.1.13), so e^t profile < e^{1/2} sqrt(2/pi) / (2.5 (K - 1/(2K))), which decreases
+      in K: its value at t = 46.06 (one certified evaluation) is < 1/10."""
+    def ratio(e, t):
         K = (2 * (arb("1.25").log() + t)).sqrt()
         mu = e / K
-        return 1 - 20 * (ncdf(mu / 2 - K) - e.exp() * ncdf(-mu / 2 - K)) * t.exp()
-    certificate.add(prove(f, [(0, 1), ("2.3", "46.06")], claim="classic profile < delta/20, eps <= 1"))
-    # the margin 1/20 is not slack chosen to pass: at 1/50 the claim is false (eps = 1, delta = 0.1)
-    certificate.add(prove(lambda e, t: 1 - 50 * (ncdf(e / (2 * (2 * (arb("1.25").log() + t)).sqrt())
-                                                       - (2 * (arb("1.25").log() + t)).sqrt())
-                                                  - e.exp() * ncdf(-e / (2 * (2 * (arb("1.25").log() + t)).sqrt())
-                                                                   - (2 * (arb("1.25").log() + t)).sqrt())) * t.exp(),
-                          [(0, 1), ("2.3", "46.06")]), expect="refuted")
+        return (ncdf(mu / 2 - K) - e.exp() * ncdf(-mu / 2 - K)) * t.exp()
+    certificate.add(prove(lambda e, t: 1 - ratio(e, t), [(0, 1), (0, "2.3")], claim="classic profile < delta, delta >= 0.1"))
+    certificate.add(prove(lambda e, t: 1 - 20 * ratio(e, t), [(0, 1), ("2.3", "46.06")],
+                          claim="classic profile < delta/20, eps <= 1"))
+    certificate.add(prove(lambda e, t: 1 - 50 * ratio(e, t), [(0, 1), ("2.3", "46.06")]), expect="refuted")
+    # the tail t >= 46.06: the exponent identity, for every eps, t > 0 (sympy) ...
+    e_, t_ = sp.symbols("epsilon t", positive=True)
+    K_ = sp.sqrt(2 * (sp.log(sp.Rational(5, 4)) + t_))
+    mu_ = e_ / K_
+    a_, b_ = K_ - mu_ / 2, K_ + mu_ / 2
+    for expo in (t_ - a_ ** 2 / 2, t_ + e_ - b_ ** 2 / 2):
+        assert sp.simplify(sp.expand(expo - (e_ / 2 - mu_ ** 2 / 8 - sp.log(sp.Rational(5, 4))))) == 0
+    # ... the rewrite at two points (certified), and the bound at t = 46.06, where K - 1/(2K) is smallest
+    with ctx.workprec(256):
+        for e, t in (("1", "50"), ("0.3", "100")):
+            eb, tb = arb(e), arb(t)
+            K = (2 * (arb("1.25").log() + tb)).sqrt()
+            mu = eb / K
+            erfcx = lambda x: x.erfc() * (x * x).exp()                   # noqa: E731
+            rw = (eb / 2 - mu * mu / 8).exp() / arb("2.5") * (erfcx((K - mu / 2) / arb(2).sqrt())
+                                                               - erfcx((K + mu / 2) / arb(2).sqrt()))
+            assert abs(rw - ratio(eb, tb)) < arb("1e-30") * rw
+        K0 = (2 * (arb("1.25").log() + arb("46.06"))).sqrt()
+        assert arb("0.5").exp() * (2 / arb.pi()).sqrt() / (arb("2.5") * (K0 - 1 / (2 * K0))) < arb("0.1")
+    certificate.point(5)
 
 
 # Largest eps at which the classic calibration still gives (eps, 1e-5)-DP:
@@ -114,7 +140,7 @@ CLASSIC_FAILURE_EPS_1E5 = "8.4197713015363407378154365690582214340266792664458"
 CLASSIC_DELTAS = ["1e-3", "1e-5", "1e-8", "1e-12"]
 
 
-@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides")
+@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides", points="eps in [0, 30] at the listed deltas")
 @pytest.mark.claim("core:Gaussian classic calibration fails above 1")
 @pytest.mark.parametrize("d", CLASSIC_DELTAS)
 def test_classic_calibration_failure_threshold(d, certificate):
@@ -132,7 +158,7 @@ def test_classic_calibration_failure_threshold(d, certificate):
         assert Fraction(int(br.a.p), int(br.a.q)) < Fraction(CLASSIC_FAILURE_EPS_1E5) < Fraction(int(br.b.p), int(br.b.q))
 
 
-@pytest.mark.rigorous(method="branch and bound: witness")
+@pytest.mark.rigorous(method="branch and bound: witness", points="delta = 1e-5, eps in [0, 8.43]")
 @pytest.mark.claim("core:Gaussian classic calibration fails above 1")
 def test_classic_calibration_up_to_eps_8_43_is_refused_with_a_witness(certificate):
     """The deliberately false statement 'the classic calibration is (eps, 1e-5)-DP for every eps in (0, 8.43]'
@@ -147,7 +173,7 @@ def test_classic_calibration_up_to_eps_8_43_is_refused_with_a_witness(certificat
 
 
 # Largest eps at which the classic calibration still gives (eps, 1e-5)-DP, to 50 digits (see the bracket above).
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="the 50-digit root at delta = 1e-5")
 @pytest.mark.claim("core:Gaussian classic calibration fails above 1")
 def test_classic_calibration_failure_threshold_at_delta_1e5(certificate):
     d = mpmath.mpf("1e-5")
@@ -170,15 +196,18 @@ def test_classic_calibration_failure_threshold_at_delta_1e5(certificate):
 # Advanced composition against the exact optimal composition (KOV15 Thm 3.3).
 
 def kov_hom_b(e0, k, ep):
-    """KOV15 Thm 3.3's delta of the k-fold eps0-DP composition at ep, on balls (exact binomials)."""
+    """KOV15 Thm 3.3's delta of the k-fold eps0-DP composition at ep, on balls (exact binomials).
+
+    The term i is C(k, i) max(0, e^{(k-i) eps0} - e^{ep + i eps0}); the difference falls with i, so once it is
+    negative every later term is 0 too. That stop is the verifier's case split (piecewise): where the
+    difference is certainly negative the sum of the terms from i on is 0, where it is certainly >= 0 the term is
+    added to the rest, and where its sign is undecided the value is the union of both."""
     zero = arb(0)
-    s = zero
-    for i in range(k + 1):
-        diff = ((k - i) * e0).exp() - (ep + i * e0).exp()
-        if diff < 0:        # certainly negative: so is every later term (the first exponent falls, the second rises)
-            break
-        s += arb(math.comb(k, i)) * diff.max(zero)
-    return s / (1 + e0.exp()) ** k
+    diffs = [((k - i) * e0).exp() - (ep + i * e0).exp() for i in range(k + 1)]
+    total = zero                                   # sum of the terms i..k, folded from the last one
+    for i in reversed(range(k + 1)):
+        total = piecewise(diffs[i], zero, lambda i=i, rest=total: math.comb(k, i) * diffs[i].max(zero) + rest)
+    return total / (1 + e0.exp()) ** k
 
 
 def kov_hom(e0, k, ep):
@@ -202,7 +231,7 @@ KOV_POINTS = [
 ]
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="(eps0, k, delta) in KOV_POINTS")
 @pytest.mark.claim("core:optimal composition")
 @pytest.mark.claim("core:advanced composition")
 @pytest.mark.parametrize("e0, k, dt, opt, adv", KOV_POINTS)
@@ -226,7 +255,7 @@ ADVANCED_KS = (1, 2, 3, 5, 8, 13, 30, 200)
 ADVANCED_DELTAS = ("1e-3", "1e-8", "1e-15")
 
 
-@pytest.mark.rigorous(method="branch and bound over eps0, every listed (k, delta)")
+@pytest.mark.rigorous(method="branch and bound over eps0, every listed (k, delta)", points="eps0 in [0.001, 2] at the listed k and delta (the statement: every k, eps0, delta)")
 @pytest.mark.claim("core:advanced composition")
 def test_advanced_never_below_optimal_for_every_eps0(certificate):
     """DRV10's advanced composition is never below KOV15's optimal epsilon: for EVERY eps0 in [0.001, 2],
@@ -266,7 +295,7 @@ ZCDP_POINTS = [
 ]
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="(rho, delta) in ZCDP_POINTS")
 @pytest.mark.claim("core:zCDP to DP")
 @pytest.mark.claim("core:zCDP to DP tight")
 @pytest.mark.parametrize("rho, d, std, tight, alpha", ZCDP_POINTS)
@@ -290,7 +319,7 @@ def test_zcdp_conversions_reference_points(rho, d, std, tight, alpha, certificat
     assert acc.zcdp_for_dp(float(eps), float(dm), "tight") == pytest.approx(float(r), rel=1e-9)
 
 
-@pytest.mark.rigorous(method="symbolic (sympy), every rho > 0, L > 0")
+@pytest.mark.rigorous(method="symbolic (sympy), every rho > 0, L > 0", domain="every rho > 0 and delta in (0, 1) (L = ln 1/delta > 0)")
 @pytest.mark.claim("core:zCDP to DP")
 @pytest.mark.claim("core:zCDP to DP tight")
 def test_standard_conversion_is_the_minimum_over_orders_of_the_rdp_bound(certificate):
@@ -313,7 +342,7 @@ def test_standard_conversion_is_the_minimum_over_orders_of_the_rdp_bound(certifi
     certificate.point(6)
 
 
-@pytest.mark.rigorous(method="symbolic identity + ball arithmetic")
+@pytest.mark.rigorous(method="symbolic identity + ball arithmetic", domain="every S, L > 0 (the filter's expression is the zCDP conversion); the package at one ledger")
 @pytest.mark.claim("core:fully adaptive composition")
 def test_filter_expression_equals_the_zcdp_conversion(certificate):
     """saddle_point-P06: sqrt(2 L S) + S/2 == rho + 2 sqrt(rho L) with rho = S/2, for every S, L > 0 (sympy);
@@ -354,7 +383,7 @@ def hockey_stick_b(e, mu):
     return body + tail
 
 
-@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points", points="(eps, mu) in GAUSS_QUAD")
 @pytest.mark.claim("core:Gaussian exact profile")
 @pytest.mark.parametrize("e, mu, ref", GAUSS_QUAD)
 def test_gaussian_profile_against_hockey_stick_integral(e, mu, ref, certificate):
@@ -388,17 +417,15 @@ LAPLACE_QUAD = [
 
 def laplace_hockey_b(e, e0):
     """int_{-inf}^{u} (e^{-|x|} - e^eps e^{-|x - eps0|}) / 2 dx, u = (eps0 - eps)/2 < eps0, certified: on
-    x < min(0, u) the integrand is e^x (1 - e^{eps - eps0}) / 2 (closed form); on [0, u] (if u > 0) it is
-    (e^{-x} - e^{eps - eps0 + x}) / 2, integrated by Arb."""
+    x < min(0, u) the integrand is e^x (1 - e^{eps - eps0}) / 2 (closed form); on [0, max(0, u)] (empty when
+    u <= 0) it is (e^{-x} - e^{eps - eps0 + x}) / 2, integrated by Arb. min and max are ball operations: no
+    branch on the sign of u."""
     u = (e0 - e) / 2
-    m = u if u < 0 else arb(0)
-    left = m.exp() * (1 - (e - e0).exp()) / 2
-    if not u > 0:
-        return left
-    return left + acb.integral(lambda x, _: ((-x).exp() - (e - e0 + x).exp()) / 2, 0, u).real
+    left = u.min(0).exp() * (1 - (e - e0).exp()) / 2
+    return left + integral(lambda x: ((-x).exp() - (e - e0 + x).exp()) / 2, arb(0), u.max(0))
 
 
-@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points", points="(eps, eps0) in LAPLACE_QUAD")
 @pytest.mark.claim("core:Laplace exact profile")
 @pytest.mark.parametrize("e, e0, ref", LAPLACE_QUAD)
 def test_laplace_profile_against_hockey_stick_integral(e, e0, ref, certificate):

@@ -42,7 +42,7 @@ def _gdp_delta(eps, mu):
     return mpmath.ncdf(-eps / mu + mu / 2) - mpmath.exp(eps) * mpmath.ncdf(-eps / mu - mu / 2)
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="the listed (eps, delta, T)")
 @pytest.mark.claim("erm_geometry:Theorem 3.1")
 @pytest.mark.parametrize("eps", ["0.1", "0.5", "1"])
 @pytest.mark.parametrize("delta", ["1e-12", "1e-6", "1e-3", "0.1"])
@@ -62,7 +62,7 @@ def test_paper_sigma_of_algorithm_1_is_within_the_claim_exactly(eps, delta, T, c
     assert eg.paper_sigma_algorithm1(float(eps), float(delta), 1.0, 1, T) == pytest.approx(float(sigma), rel=1e-13)
 
 
-@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)")
+@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)", points="eps in [0, 1], delta in [1e-12, 0.1], every T >= 1 (the statement: every eps, delta)")
 @pytest.mark.claim("erm_geometry:Theorem 3.1")
 def test_paper_sigma_of_algorithm_1_for_every_eps_delta_and_T(certificate):
     """For EVERY eps in [0, 1], delta in [1e-12, 0.1] and T >= 1: mu = eps/(2 sqrt 2 ln(T/delta)) is largest at
@@ -79,7 +79,7 @@ def test_paper_sigma_of_algorithm_1_for_every_eps_delta_and_T(certificate):
     certificate.point()
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named point")
+@pytest.mark.rigorous(method="ball arithmetic at the named point", points="the catalogue's point")
 @pytest.mark.claim("erm_geometry:Theorem 3.1")
 def test_paper_sigma_margin_at_catalogue_point(certificate):
     # delta_GDP(1; 1/(2 sqrt2 ln(1e7))) ~ 3.4e-457 (catalogue P01), certified
@@ -89,7 +89,7 @@ def test_paper_sigma_margin_at_catalogue_point(certificate):
     certificate.point()
 
 
-@pytest.mark.rigorous(method="symbolic identity (every k > e) + ball arithmetic at the named k")
+@pytest.mark.rigorous(method="symbolic identity (every k > e) + ball arithmetic at the named k", domain="every k > e (symbolic); the package at the listed k")
 @pytest.mark.claim("erm_geometry:Claim 3.5")
 @pytest.mark.parametrize("k", [8, 9, 20, 100, 10**4, 10**9])
 def test_k_to_the_one_minus_one_over_q_is_e(k, certificate):
@@ -104,7 +104,7 @@ def test_k_to_the_one_minus_one_over_q_is_e(k, certificate):
     certificate.point(3)
 
 
-@pytest.mark.rigorous(method="ball arithmetic, every k in 2..7")
+@pytest.mark.rigorous(method="ball arithmetic, every k in 2..7", points="every k in 2..7")
 @pytest.mark.claim("erm_geometry:Claim 3.5")
 def test_q_formula_needs_k_at_least_8_and_q2_fallback_still_gives_the_claim(certificate):
     # ln k >= 2 iff k >= e^2 = 7.389...: below it q = ln k/(ln k - 1) > 2 (or undefined, or negative)
@@ -128,7 +128,7 @@ def test_l1_at_most_e_times_lq(a):
     assert np.sum(np.abs(a)) <= math.e * np.linalg.norm(a, ord=q) * (1 + 1e-12)
 
 
-@pytest.mark.rigorous(method="exact rationals at the named point")
+@pytest.mark.rigorous(method="exact rationals at the named point", points="q = 2 and the named x, y")
 @pytest.mark.claim("erm_geometry:Fact 3.4")
 def test_fact_3_4_modulus_is_one_half_at_q_2_exactly(certificate):
     """At q = 2, Psi = ||.||^2/4 has Bregman divergence ||x - y||^2/4 = (1/2)(||x - y||^2/2): modulus 1/2, not 1."""
@@ -141,7 +141,7 @@ def test_fact_3_4_modulus_is_one_half_at_q_2_exactly(certificate):
     assert bregman / half_sq == Fraction(1, 2)
 
 
-@pytest.mark.rigorous(method="exact rationals")
+@pytest.mark.rigorous(method="exact rationals", domain="the proof's constants (the statement names these numbers)")
 @pytest.mark.claim("erm_geometry:Theorem 5.8 constants")
 def test_lower_bound_proof_constants(certificate):
     F = Fraction
@@ -156,7 +156,7 @@ def test_lower_bound_proof_constants(certificate):
     certificate.point(6)
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named point")
+@pytest.mark.rigorous(method="ball arithmetic at the named point", points="the named (eps, delta) and data")
 @pytest.mark.claim("erm_geometry:Algorithm 2 privacy")
 def test_objective_perturbation_violation_at_50_digits(certificate):
     """Catalogue P10: n = 10, eps = 1, delta = 1e-3, zeta = 0.2, event {theta_priv = -1} = {b >= cbar + abar + zeta}."""
@@ -180,7 +180,7 @@ def test_objective_perturbation_violation_at_50_digits(certificate):
     assert float(kst) == pytest.approx(eg.kst_sigma_algorithm2(1.0, 1e-3, 2.0, 10), rel=1e-14)
 
 
-@pytest.mark.rigorous(method="certified integrals (Arb) at the named p")
+@pytest.mark.rigorous(method="certified integrals (Arb) at the named p", points="the listed p")
 @pytest.mark.claim("erm_geometry:Section 2.2 Gaussian widths")
 @pytest.mark.parametrize("p,l2,l1,simplex", [
     # mpmath.mp.dps = 30: sqrt(2)*gamma((p+1)/2)/gamma(p/2); quad(1-(2 ncdf(x)-1)^p, [0, inf]);
@@ -213,7 +213,7 @@ def test_gaussian_widths_against_mpmath(p, l2, l1, simplex, certificate):
     certificate.point(8)
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named p")
+@pytest.mark.rigorous(method="ball arithmetic at the named p", points="the listed p")
 @pytest.mark.claim("erm_geometry:Fact 2.3")
 @pytest.mark.parametrize("p", [1, 10, 100, 1000])
 def test_expected_w_at_most_g2_plus_r2_for_the_l2_ball_exactly(p, certificate):

@@ -101,7 +101,7 @@ REFERENCE = {
 }
 
 
-@pytest.mark.rigorous(method="certified integrals (Arb) at the named d")
+@pytest.mark.rigorous(method="certified integrals (Arb) at the named d", points="the listed d")
 @pytest.mark.claim("core:Gaussian width exact values")
 @pytest.mark.parametrize("d", sorted(REFERENCE))
 def test_width_reference_values(d, certificate):
@@ -116,7 +116,7 @@ def test_width_reference_values(d, certificate):
     assert abs(width_simplex(d)[0] - float(refs)) <= 1e-12 * float(refs)
 
 
-@pytest.mark.rigorous(method="certified integrals (Arb) at the named d")
+@pytest.mark.rigorous(method="certified integrals (Arb) at the named d", points="the listed d")
 @pytest.mark.claim("core:Gaussian width exact values")
 @pytest.mark.parametrize("d", [1, 2, 3, 17, 300, 5000])
 def test_width_grid_against_mpmath(d, certificate):
@@ -132,7 +132,7 @@ def test_width_grid_against_mpmath(d, certificate):
     certificate.point(3)
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named d")
+@pytest.mark.rigorous(method="ball arithmetic at the named d", points="the listed d")
 @pytest.mark.claim("core:Gaussian width exact values")
 @pytest.mark.parametrize("d", [19, 39, 40, 41, 5000, 10**6, 10**9, 10**15])
 def test_l2_width_has_no_cancellation_at_large_d(d, certificate):
@@ -143,7 +143,7 @@ def test_l2_width_has_no_cancellation_at_large_d(d, certificate):
     certificate.point()
 
 
-@pytest.mark.rigorous(method="certified integrals (Arb) at the named d")
+@pytest.mark.rigorous(method="certified integrals (Arb) at the named d", points="the listed d")
 @pytest.mark.claim("core:Gaussian width bounds")
 @pytest.mark.parametrize("d", [1, 2, 3, 10, 17, 100, 300, 1000, 5000])
 def test_width_bounds_at_high_precision(d, certificate):
@@ -157,7 +157,7 @@ def test_width_bounds_at_high_precision(d, certificate):
     certificate.point(4)
 
 
-@pytest.mark.rigorous(method="ball arithmetic, every integer d in 1..20000")
+@pytest.mark.rigorous(method="ball arithmetic, every integer d in 1..20000", points="every integer d in 1..20000 (the statement: every d)")
 @pytest.mark.claim("core:Gaussian width bounds")
 def test_l2_width_bounds_for_every_dimension_up_to_20000(certificate):
     """sqrt(d - 1/2) < G(B_2^d) < sqrt(d) for EVERY integer d from 1 to 20000 (the margin is about 1/(8 d)):
@@ -169,7 +169,7 @@ def test_l2_width_bounds_for_every_dimension_up_to_20000(certificate):
     certificate.point(20000)
 
 
-@pytest.mark.rigorous(method="certified integrals at block ends + monotonicity in d, every d in 1..10^6")
+@pytest.mark.rigorous(method="certified integrals at block ends + monotonicity in d, every d in 1..10^6", points="every integer d in 1..10^6 (the statement: every d)")
 @pytest.mark.claim("core:Gaussian width bounds")
 def test_l1_and_simplex_width_bounds_for_every_dimension_up_to_a_million(certificate):
     """G(B_1^d) <= sqrt(2 ln 2d) and G(simplex_d) <= sqrt(2 ln d) (d >= 2) for EVERY integer d up to 10^6.
@@ -261,7 +261,7 @@ def test_pnorm_map_is_1_strongly_convex_wrt_lp_on_a_grid(p):
     assert abs(got - float(ref)) <= 1e-13 * (1 + abs(float(ref)))
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named d")
+@pytest.mark.rigorous(method="ball arithmetic at the named d", points="the listed d")
 @pytest.mark.claim("core:Strong convexity of mirror maps")
 @pytest.mark.parametrize("d", [3, 8, 100, 10**4, 10**8])
 def test_l1_modulus_of_the_pnorm_map_for_the_l1_ball(d, certificate):

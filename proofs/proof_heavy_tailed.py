@@ -17,6 +17,7 @@ Derivations (written out so that a reader can check them by hand):
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -25,11 +26,11 @@ from hypothesis import given, settings, strategies as st
 from scipy import stats
 
 import sympy as sp
-from flint import acb, arb, ctx
+from flint import arb, ctx
 
 from reference.algorithms import heavy_tailed as ht
 from reference.errors import ParameterError
-from verifier import bracket_root, ncdf, prove
+from verifier import bracket_root, integral, ncdf, piecewise, prove
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -65,23 +66,26 @@ def psi_quad(u, c):
 
 
 def psi_b(u, c):
-    """psi_c(u) = E phi(u (1 + sqrt(c) Z)) on Arb balls, certified: the two constant pieces of phi by Phi, the
-    middle (|Y| <= sqrt 2) by Arb's integral over z in [-40, 40], the rest of the middle (|z| > 40, where
-    |phi| <= 2 sqrt2/3) enclosed by +-2 (2 sqrt2/3) Phi(-40)."""
+    """psi_c(u) = E phi(u (1 + sqrt(c) Z)) on Arb balls, certified. psi_c is odd (Y(-u) = -Y(u), phi odd), so
+    the sign of u is the verifier's case split: psi_c(u) = -psi_plus(-u) where u < 0, psi_plus(u) where u >= 0."""
+    return piecewise(u, lambda: -psi_plus_b(-u, c), lambda: psi_plus_b(u, c))
+
+
+def psi_plus_b(u, c):
+    """psi_c(u) for u > 0: the two constant pieces of phi (Y beyond +-sqrt 2, i.e. z above hi / below lo) by Phi,
+    the middle (|Y| <= sqrt 2, z in [lo, hi]) by Arb's integral over z in [max(lo, -40), min(hi, 40)] (an empty
+    piece, when the clamped ends cross, is the degenerate interval [a, a]: 0), the rest of the middle (|z| > 40,
+    where |phi| <= 2 sqrt2/3) enclosed by +-2 (2 sqrt2/3) Phi(-40). No branch on a ball."""
     r2 = arb(2).sqrt()
     K = 2 * r2 / 3
     sc = c.sqrt()
-    za, zb = (-r2 / u - 1) / sc, (r2 / u - 1) / sc
-    lo, hi = (za, zb) if u > 0 else (zb, za)
-    up, down = 1 - ncdf(hi), ncdf(lo)             # z above hi / below lo: Y beyond +-sqrt 2
-    tails = K * (up - down) if u > 0 else K * (down - up)
+    lo, hi = (-r2 / u - 1) / sc, (r2 / u - 1) / sc
+    tails = K * ((1 - ncdf(hi)) - ncdf(lo))
     L = arb(40)
-    a, b = lo.max(-L), hi.min(L)
-    middle = arb(0)
-    if a < b:
-        norm = (2 * arb.pi()).sqrt()
-        middle = acb.integral(lambda z, _: (lambda y: y - y ** 3 / 6)(u * (1 + sc * z)) * (-z * z / 2).exp() / norm,
-                              a, b).real
+    a = lo.max(-L)
+    b = hi.min(L).max(a)
+    norm = (2 * arb.pi()).sqrt()
+    middle = integral(lambda z: (lambda y: y - y ** 3 / 6)(u * (1 + sc * z)) * (-z * z / 2).exp() / norm, a, b)
     clip = 2 * K * ncdf(-L)
     return tails + middle + (-clip).union(clip)
 
@@ -94,7 +98,7 @@ def S_mp(c):
     return 2 * R2 / 3 * (1 - 2 * mpmath.ncdf(-1 / mpmath.sqrt(mpmath.mpf(c))))
 
 
-@pytest.mark.rigorous(method="certified integral (Arb) at the named points")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named points", points="the listed (u, c): 66 points")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
 @pytest.mark.parametrize("c", [1e-3, 0.01, 0.1, 0.3, 1.0, 4.0])
 @pytest.mark.parametrize("u", [0.3, 1.0, 1.4, 2.0, 5.0, -3.0, 49.0, 51.0, 700.0, 1e6, -1e12])
@@ -118,7 +122,7 @@ def test_closed_form_agrees_with_quadrature_hypothesis(u, c):
     assert ht.smoothed_influence(-u, c) == pytest.approx(-ht.smoothed_influence(u, c), abs=1e-15)
 
 
-@pytest.mark.rigorous(method="symbolic (sympy): every u > 0, c > 0")
+@pytest.mark.rigorous(method="symbolic (sympy): every u > 0, c > 0", domain="every u > 0, c > 0 (symbolic)")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
 def test_psi_increasing_for_every_u_and_c_and_its_sup_is_S(certificate):
     """psi_c is increasing on u > 0 for EVERY c > 0, hence sup_{u>0} psi_c = lim psi_c = S(c), and psi_c < S(c).
@@ -162,30 +166,55 @@ def test_psi_increasing_on_u_positive_and_sup_is_S(c):
     assert ht.smoothed_influence_sup(c) == pytest.approx(float(S), rel=1e-14)
 
 
-@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides")
+@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides, in v = 1/sqrt(c) to c = inf",
+                      domain="every c > 0")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 privacy")
 def test_threshold_c_star_for_every_c(certificate):
-    """2 S(c)^2 > 1 for EVERY c in [1/1000, a] and < 1 for EVERY c in [b, 1000], with [a, b] a certified bracket of
-    width <= 1e-12 around c* = 1/Phi^{-1}(1/8)^2 = 0.75568443005..., which holds the package's C_STAR."""
+    """2 S(c)^2 > 1 for EVERY c in (0, a] and < 1 for EVERY c >= b, with [a, b] a certified bracket of width <= 1e-12
+    around c* = 1/Phi^{-1}(1/8)^2 = 0.75568443005..., which holds the package's C_STAR. [1/1000, a] and [b, 1000]
+    by branch and bound in c; c >= 961 as v = 1/sqrt(c) in [0, 1/31] (S written in v, finite at v = 0); c in
+    (0, 1/1000]: S(c) = (2 sqrt2/3)(1 - 2 Phi(-1/sqrt c)) decreases in c (Phi increases), so S(c) >= S(1/1000) there,
+    and 2 S(1/1000)^2 > 1 is one certified value."""
     g = lambda c: 2 * S_b(c) ** 2 - 1      # noqa: E731
     br = bracket_root(g, "0.5", 1, tol=1e-12)
     certificate.add(prove(g, [("0.001", br.a)], claim="2 S(c)^2 > 1 below c*", max_depth=64))
     certificate.add(prove(lambda c: -g(c), [(br.b, 1000)], claim="2 S(c)^2 < 1 above c*", max_depth=64))
+    certificate.add(prove(lambda v: 1 - 2 * S_of_v(v) ** 2, [(0, Fraction(1, 31))], claim="2 S^2 < 1, c >= 961"))
+    assert Fraction(31) ** 2 <= 1000
     assert float(br.a) - 1e-15 <= ht.C_STAR <= float(br.b) + 1e-15
     with ctx.workprec(128):
+        assert 2 * S_b(arb("0.001")) ** 2 > 1                            # closes (0, 1/1000] by monotonicity
         assert abs(2 * S_b(arb("0.1")) ** 2 - arb("1.7722162")) < arb("1e-7")
         assert 2 * S_b(arb(1)) ** 2 < 1
+    certificate.point(3)
 
 
-@pytest.mark.rigorous(method="branch and bound from the package's C_STAR")
+def S_of_v(v):
+    """S(c) written in v = 1/sqrt(c): (2 sqrt 2 / 3)(1 - 2 Phi(-v)); finite at v = 0 (c = inf), where it is 0."""
+    return 2 * arb(2).sqrt() / 3 * (1 - 2 * ncdf(-v))
+
+
+@pytest.mark.rigorous(method="branch and bound in v = 1/sqrt(c), from the package's C_STAR to c = inf",
+                      domain="every c >= C_STAR (c = inf included)")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 privacy")
 def test_package_c_star_is_safe_for_every_larger_c(certificate):
-    """The package's constant C_STAR (a double) as the domain's end: 2 S(c)^2 < 1 for EVERY c in [C_STAR, 1000],
-    so every c the package accepts as private (c >= C_STAR) is. A wrong constant (kill matrix heavy_tailed-M40:
+    """The package's constant C_STAR (a double) as the domain's end: 2 S(c)^2 < 1 for EVERY c >= C_STAR, so every c
+    the package accepts as private is. [C_STAR, 1000] in c; [961, inf] as v = 1/sqrt(c) in [0, 1/31] (1/31 >= 1/sqrt(1000)
+    exactly: 31^2 = 961 <= 1000), where the claim is 1 - 2 S(v)^2 > 0 with S written in v (the claim's function,
+    so no separate argument links the two) and finite at v = 0. A wrong constant (kill matrix heavy_tailed-M40:
     Phi^{-1}(0.12) for Phi^{-1}(1/8), C_STAR = 0.724) is refused with a witness c where 2 S(c)^2 > 1."""
     g = lambda c: 1 - 2 * S_b(c) ** 2      # noqa: E731
-    cert = prove(g, [(ht.C_STAR, 1000)], claim="2 S(c)^2 < 1 for c >= C_STAR", max_depth=80)
-    certificate.add(cert)
+    certificate.add(prove(g, [(ht.C_STAR, 1000)], claim="2 S(c)^2 < 1 for c in [C_STAR, 1000]", max_depth=80))
+    assert Fraction(31) ** 2 <= 1000                                   # v = 1/31 is c = 961 <= 1000: no gap
+    certificate.add(prove(lambda v: 1 - 2 * S_of_v(v) ** 2, [(0, Fraction(1, 31))],
+                          claim="2 S^2 < 1 for v = 1/sqrt(c) in [0, 1/31]"))
+    with ctx.workprec(128):                                            # S in v is S in c
+        for c in ("0.8", "7", "961"):
+            assert abs(S_of_v(1 / arb(c).sqrt()) - S_b(arb(c))) < arb("1e-30")
+    certificate.point(3)
+    wrong = prove(g, [("0.724", 1000)], claim="2 S(c)^2 < 1 for c >= 0.724 (wrong constant)", max_depth=80)
+    certificate.add(wrong, expect="refuted")
+    assert Fraction(int(wrong.witness_exact[0].p), int(wrong.witness_exact[0].q)) < Fraction(ht.C_STAR)
 
 
 @pytest.mark.evidence("points, uncertified mpmath")
@@ -218,7 +247,7 @@ def test_worst_record_change_approaches_2S_tau_over_n(c):
     assert a - b <= want * (1 + 1e-13)
 
 
-@pytest.mark.rigorous(method="exact integers and symbolic identities")
+@pytest.mark.rigorous(method="exact integers and symbolic identities", domain="every L, tau, m, n > 0 (symbolic identities)")
 @pytest.mark.claim("heavy_tailed:Theorem 4.1 noise")
 def test_noise_constant_identities_exactly(certificate):
     Ls = sp.symbols("L", positive=True)

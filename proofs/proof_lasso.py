@@ -60,7 +60,7 @@ def def_2_1_ratio(X, y, t1, t2, gamma):
 rat = st.fractions(min_value=-1, max_value=1, max_denominator=7)
 
 
-@pytest.mark.rigorous(method="symbolic (sympy), every X, y, theta_1, theta_2, gamma at n, p <= 3")
+@pytest.mark.rigorous(method="symbolic (sympy), every X, y, theta_1, theta_2, gamma at n, p <= 3", points="every X, y, theta_1, theta_2, gamma at n, p <= 3")
 @pytest.mark.claim("lasso:§2.2 curvature")
 def test_curvature_ratio_identity_for_every_data_and_point(certificate):
     """Def 2.1's ratio for L(theta) = (1/n)||X theta - y||^2 is (2/n)||X (theta_2 - theta_1)||^2 for EVERY X, y,
@@ -129,7 +129,7 @@ def test_remark_1_constant_is_half_of_def_2_1(n, p, data):
 # Theorem 2.5: the choice of T balances the two terms
 
 
-@pytest.mark.rigorous(method="symbolic identity for every Gamma, L1C, n, eps > 0")
+@pytest.mark.rigorous(method="symbolic identity for every Gamma, L1C, n, eps > 0", domain="every Gamma, L1C, n, eps > 0 (symbolic)")
 @pytest.mark.claim("lasso:Theorem 2.5 balance")
 def test_T_of_theorem_2_5_balances_for_every_parameter(certificate):
     """T = (Gamma n eps / (L_1 ||C||_1))^(2/3) gives Gamma / T = L_1 ||C||_1 sqrt(T) / (n eps)
@@ -142,7 +142,7 @@ def test_T_of_theorem_2_5_balances_for_every_parameter(certificate):
     certificate.point(2)
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="the listed (Gamma, L1C, n, eps)")
 @pytest.mark.claim("lasso:Theorem 2.5 balance")
 @pytest.mark.parametrize("G, L1C, n, eps", [(8, 4, 10**3, 1), (8, 4, 10**6, "0.1"), (4, 4, 123, "2.5"), (32, 12, 10**8, "0.01")])
 def test_T_of_theorem_2_5_balances_curvature_and_noise(G, L1C, n, eps, certificate):
@@ -158,7 +158,7 @@ def test_T_of_theorem_2_5_balances_curvature_and_noise(G, L1C, n, eps, certifica
     certificate.point(2)
 
 
-@pytest.mark.rigorous(method="exact integers at the named points")
+@pytest.mark.rigorous(method="exact integers at the named points", points="the listed points")
 @pytest.mark.claim("lasso:Theorem 2.5 balance")
 def test_horizon_function_uses_the_exact_constants(certificate):
     certificate.point(2)
@@ -176,7 +176,7 @@ def test_horizon_function_uses_the_exact_constants(certificate):
 TAU = Fraction(1, 1000)
 
 
-@pytest.mark.rigorous(method="ball arithmetic and exact rationals")
+@pytest.mark.rigorous(method="ball arithmetic and exact rationals", points="tau = 0.001 (the statement also says: every tau <= 0.0019113)")
 @pytest.mark.claim("lasso:Lemma 3.3 constants")
 def test_lemma_3_3_constants(certificate):
     with ctx.workprec(256):
@@ -198,7 +198,7 @@ def test_lemma_3_3_constants(certificate):
     assert (Fraction(1, 10) * TAU - 4 * TAU**2) / 3 == Fraction(32, 10**6)
 
 
-@pytest.mark.rigorous(method="ball arithmetic")
+@pytest.mark.rigorous(method="ball arithmetic", points="the threshold's value and tau = 2^-10 (the statement: every tau <= 0.0019113)")
 @pytest.mark.claim("lasso:Lemma 3.3 constants")
 def test_largest_tau_for_which_the_proof_constants_work(certificate):
     """The proof needs sqrt(1.1 tau) + sqrt(0.825) <= 1 - sqrt(1.1 tau) ... precisely

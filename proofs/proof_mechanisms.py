@@ -12,6 +12,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 
 from fractions import Fraction
 
@@ -19,12 +20,13 @@ from flint import acb, arb, ctx
 
 from reference.privacy.mechanisms import exponential_mechanism_probabilities, truncated_geometric_pmf
 from reference.privacy.tree import tree_sensitivity
-from verifier import prove
+
+from verifier import prove, prove_halfline, xlogx
 
 DPS = 50
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="the listed scores")
 @pytest.mark.claim("core:Exponential mechanism probabilities")
 @pytest.mark.parametrize("scores,sensitivity,epsilon,expected", [
     # Z = 1 + exp(1/2) + e;  [1/Z, exp(1/2)/Z, e/Z]                         (mpmath, mp.dps = 50)
@@ -89,21 +91,31 @@ def test_gumbel_max_selection_probabilities_are_the_softmax(scores, b):
         np.testing.assert_allclose(ours, [float(q) for q in softmax], rtol=1e-14)
 
 
-@pytest.mark.rigorous(method="branch and bound over r in [1e-3, 100], the tails argued")
+@pytest.mark.rigorous(method="symbolic identity + branch and bound over the half-line r >= 0 (r = s/(1 - s))",
+                      domain="every r > 0")
 @pytest.mark.claim("core:Laplace report-noisy-max privacy")
 def test_laplace_noisy_max_loss_is_between_r_and_2r_for_every_r(certificate):
-    """r < 2r - log(1 + r) < 2r for EVERY r > 0: log(1 + r) > 0, and log(1 + r) < r. The verifier proves
-    r - log(1 + r) > 0 on [1e-3, 100]; below 1e-3, r - log(1+r) >= r^2/2 - r^3/3 > 0; above 100, log(1 + r) <= r/10
-    (log(101) < 10.1 and log(1 + r) grows slower than r). And (2r - log(1+r))/(2r) -> 1: at r = 1e6 it is > 0.99999."""
-    certificate.add(prove(lambda r: r - (1 + r).log(), [("0.001", 100)], claim="log(1 + r) < r"))
+    """r < 2r - log(1 + r) < 2r for EVERY r > 0, i.e. 0 < log(1 + r) < r. The first: log is increasing, log 1 = 0.
+    The second: r - log(1 + r) = (r^2 / 2) h(r) with h(r) = 2F1(1, 2; 3; -r) (sympy checks the identity for every
+    r > 0), so it holds iff h > 0, which the verifier proves for every r >= 0 (r = 0, where the difference
+    vanishes to second order, included) over the half-line: r = s/(1 - s), s in [0, 1 - 2^-40] by boxes, and
+    the end (r = inf included) by r h(r) = 2 (1 - log(1 + r)/r) = 2 (1 + t log t / (1 - t)), t = 1 - s = 1/(1 + r)
+    (xlogx gives t log t its limit 0). And (2r - log(1+r))/(2r) -> 1: at r = 1e6 it is > 0.99999."""
+    r_ = sp.symbols("r", positive=True)
+    assert sp.simplify(r_ ** 2 / 2 * sp.hyperexpand(sp.hyper([1, 2], [3], -r_)) - (r_ - sp.log(1 + r_))) == 0
+    h = lambda r: (-r).hypgeom_2f1(1, 2, 3)                             # noqa: E731
+    end = lambda t: 2 * (1 + xlogx(t) / (1 - t))                        # noqa: E731
+    certificate.add(prove_halfline(h, 0, at_infinity=end, claim="2F1(1, 2; 3; -r) > 0 for r >= 0"))
     with ctx.workprec(128):
-        assert arb(101).log() < arb("10.1")
         R = arb(10) ** 6
         assert (2 * R - (1 + R).log()) / (2 * R) > arb("0.99999")
-    certificate.point(2)
+        for r in ("0.001", "1", "1000"):                                  # h is the closed form at points
+            rb = arb(r)
+            assert abs(h(rb) * rb * rb / 2 - (rb - rb.log1p())) < arb("1e-30")
+    certificate.point(4)
 
 
-@pytest.mark.rigorous(method="certified integral (Arb) at the named r")
+@pytest.mark.rigorous(method="certified integral (Arb) at the named r", points="the listed r")
 @pytest.mark.claim("core:Laplace report-noisy-max privacy")
 @pytest.mark.parametrize("r", [0.01, 0.1, 0.5, 1.0, 2.0, 8.0])
 def test_laplace_noisy_max_worst_pair_loss_lies_strictly_between_r_and_2r(r, certificate):
@@ -147,7 +159,7 @@ def test_laplace_noisy_max_worst_pair_loss_lies_strictly_between_r_and_2r(r, cer
         assert float(loss) == pytest.approx(1.30685281944005469058276787854, rel=1e-15)
 
 
-@pytest.mark.rigorous(method="exact rationals at the named M")
+@pytest.mark.rigorous(method="exact rationals at the named M", points="the listed M")
 @pytest.mark.claim("core:Truncated geometric law")
 @pytest.mark.parametrize("M,C", [
     (0, 1.0),                              # 1/(2(1 - 2^-1))            (mpmath, mp.dps = 50)
@@ -165,7 +177,7 @@ def test_truncated_geometric_normalising_constant(M, C, certificate):
     np.testing.assert_allclose(p[1:] / p[:-1], 0.5, rtol=0, atol=0)     # exact halving, atom to atom
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="the listed T")
 @pytest.mark.claim("core:Tree sensitivity")
 def test_tree_sensitivity_reference_values(certificate):
     assert abs(arb(tree_sensitivity(1024, 1.0)) - arb(11).sqrt()) <= arb(11).sqrt() * arb("1e-15")

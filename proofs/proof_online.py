@@ -35,7 +35,7 @@ def _working_precision():
         yield
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="the listed (T, delta)")
 @pytest.mark.claim("online:Algorithm 1 line 7")
 @pytest.mark.parametrize("T", [2, 3, 10, 1000, 10**6])
 @pytest.mark.parametrize("delta", ["0.27", "0.1", "1e-2", "1e-8"])
@@ -50,7 +50,7 @@ def test_closed_forms_of_c(T, delta, certificate):
     certificate.point(4)
 
 
-@pytest.mark.rigorous(method="branch and bound over u in [0, 1]")
+@pytest.mark.rigorous(method="branch and bound over u in [0, 1]", points="every u in [0, 1] for the bound; the identity behind it only on hypothesis examples")
 @pytest.mark.claim("online:Lemma 1")
 def test_lemma_1_exponent_for_every_parameter(certificate):
     """Lemma 1's exponent is eps1 (sqrt(1 - u) + u/4) with u = eps1/(ln(T/delta) + eps1) in (0, 1) (the identity is
@@ -96,7 +96,7 @@ def test_lemma_2_kl_bound(k, le, seed):
     assert eps * mpmath.tanh(eps / 2) <= 2 * eps ** 2
 
 
-@pytest.mark.rigorous(method="symbolic identity (every eps > 0) + branch and bound")
+@pytest.mark.rigorous(method="symbolic identity (every eps > 0) + branch and bound", points="every eps > 0 for the identity (symbolic); tanh(eps/2) <= 2 eps on [1/1000, 50], the tails argued in words")
 @pytest.mark.claim("online:Lemma 2")
 def test_lemma_2_tight_for_randomized_response(certificate):
     """KL of randomized response = eps tanh(eps/2) for every eps > 0 (sympy), and eps tanh(eps/2) <= 2 eps^2 for
@@ -115,7 +115,7 @@ def test_lemma_2_tight_for_randomized_response(certificate):
             assert abs(klb - eb * (eb / 2).tanh()) < arb("1e-30")
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named T (H_n = digamma(n + 1) + Euler's gamma)")
+@pytest.mark.rigorous(method="ball arithmetic at the named T (H_n = digamma(n + 1) + Euler's gamma)", points="the listed T")
 @pytest.mark.claim("online:eq. (35)")
 @pytest.mark.parametrize("T", [2, 3, 10, 100, 10**4, 10**6])
 def test_harmonic_facts(T, certificate):

@@ -45,7 +45,7 @@ def _cor36(eps0, k, delta):
     return mpmath.sqrt(2 * k * L) * eps0 + k * eps0 ** 2 / 2
 
 
-@pytest.mark.rigorous(method="symbolic, every eps, L, k > 0")
+@pytest.mark.rigorous(method="symbolic, every eps, L, k > 0", domain="every eps, L = ln(1/delta), k > 0")
 @pytest.mark.claim("saddle_point:Corollary 3.6")
 def test_corollary_3_6_boundary_for_every_parameter(certificate):
     """With eps0 = eps/(2 sqrt(2 k L)): sqrt(2 k L) eps0 + k eps0^2/2 = eps/2 + eps^2/(16 L) for every eps, k, L > 0,
@@ -58,7 +58,7 @@ def test_corollary_3_6_boundary_for_every_parameter(certificate):
     certificate.point(2)
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named grid points (the domain: the symbolic test above)")
+@pytest.mark.rigorous(method="ball arithmetic at the named grid points (the domain: the symbolic test above)", points="the 5 x 5 grid of (eps, delta) at the listed k")
 @pytest.mark.claim("saddle_point:Corollary 3.6")
 @pytest.mark.parametrize("k", [1, 7, 100, 10**4, 10**6])
 def test_corollary_3_6_boundary_is_8_log_1_over_delta(k, certificate):
@@ -76,7 +76,7 @@ def test_corollary_3_6_boundary_is_8_log_1_over_delta(k, certificate):
                 certificate.point()
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="the named points")
 @pytest.mark.claim("saddle_point:Proposition 3.3")
 @pytest.mark.parametrize("K,T,B", [(1, 10, 4), (3, 500, 20), (7, 2000, 1)])
 def test_proposition_3_3_step_is_corollary_3_6_at_2_K_plus_1_T_draws(K, T, B, certificate):
@@ -91,7 +91,7 @@ def test_proposition_3_3_step_is_corollary_3_6_at_2_K_plus_1_T_draws(K, T, B, ce
     certificate.point(2)
 
 
-@pytest.mark.rigorous(method="ball arithmetic at the named points")
+@pytest.mark.rigorous(method="ball arithmetic at the named points", points="the named points")
 @pytest.mark.claim("saddle_point:Proposition 3.17")
 @pytest.mark.parametrize("Gamma,B", [(8, 1), (256, 4), (50_000, 2)])
 def test_proposition_3_17_step_admits_2_Gamma_draws_in_the_filter(Gamma, B, certificate):
@@ -106,7 +106,7 @@ def test_proposition_3_17_step_admits_2_Gamma_draws_in_the_filter(Gamma, B, cert
     certificate.point(2)
 
 
-@pytest.mark.rigorous(method="ball arithmetic and exact integers at the named point")
+@pytest.mark.rigorous(method="ball arithmetic and exact integers at the named point", points="the named points")
 @pytest.mark.claim("saddle_point:Proposition 4.3")
 def test_proposition_4_3_step_is_corollary_3_6_at_N_draws(certificate):
     eps, delta, L0, T, N = 0.5, 1e-7, 1.5, 1000, 4321
@@ -120,7 +120,7 @@ def test_proposition_4_3_step_is_corollary_3_6_at_N_draws(certificate):
     assert sp.algorithm5_sample_count(3, 100, 7, 15) == 3 * (15 + len(range(15 + 7, 101, 7)) + 1)
 
 
-@pytest.mark.rigorous(method="exact rationals, every N <= M <= 64")
+@pytest.mark.rigorous(method="exact rationals, every N <= M <= 64", points="every 0 <= N <= M <= 64 (the statement: every level)")
 @pytest.mark.claim("saddle_point:Algorithm 2 sensitivity")
 def test_algorithm_2_sensitivity_constant_is_at_most_5_for_every_level(certificate):
     """c(N, M) = 2/2^(N+1) + (1/p_N) 4/2^(N+1) = 2^-N + 2/C_M <= 5 for every 0 <= N <= M <= 64, exactly
@@ -136,7 +136,7 @@ def test_algorithm_2_sensitivity_constant_is_at_most_5_for_every_level(certifica
     certificate.point(n)
 
 
-@pytest.mark.rigorous(method="exact rationals at the named M")
+@pytest.mark.rigorous(method="exact rationals at the named M", points="the named points")
 @pytest.mark.claim("saddle_point:Algorithm 2 sensitivity")
 @pytest.mark.parametrize("M", [0, 1, 3, 10, 40])
 def test_algorithm_2_sensitivity_constant_is_at_most_5(M, certificate):
@@ -152,7 +152,7 @@ def test_algorithm_2_sensitivity_constant_is_at_most_5(M, certificate):
         certificate.point()
 
 
-@pytest.mark.rigorous(method="exact rationals at the named M")
+@pytest.mark.rigorous(method="exact rationals at the named M", points="the named points")
 @pytest.mark.claim("saddle_point:Truncated geometric level")
 @pytest.mark.parametrize("M", [0, 2, 5, 12])
 def test_truncated_geometric_moments(M, certificate):
@@ -165,7 +165,7 @@ def test_truncated_geometric_moments(M, certificate):
     certificate.point(4)
 
 
-@pytest.mark.rigorous(method="exact integers at the named ratios")
+@pytest.mark.rigorous(method="exact integers at the named ratios", points="the named points")
 @pytest.mark.claim("saddle_point:Algorithm 3 stopping rule")
 @pytest.mark.parametrize("ratio", [64, 100, 1024, 1500, 4096, 65536])
 def test_corrected_budget_reserves_at_most_a_quarter_and_the_catalogues_first_rule_does_not(ratio, certificate):

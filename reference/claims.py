@@ -212,18 +212,40 @@ def claim_tests(root: Path | None = None) -> dict[str, list[str]]:
     return out
 
 
-def _proof_kind(decorators: list[ast.expr]) -> str:
-    """'rigorous' or 'evidence' from a test's ``@pytest.mark.rigorous(...)`` / ``@pytest.mark.evidence(...)``."""
+#: The kinds of a proofs/ test, read from its marker: ``rigorous(method=..., domain=...)`` is certified over
+#: the whole domain the claim's statement names ("domain"); ``rigorous(method=..., points=...)`` is certified
+#: at named points, a finite range or a part of that domain ("point"); ``evidence(reason)`` is not certified.
+PROOF_KINDS = ("domain", "point", "evidence")
+
+
+def rigorous_scope(decorators: list[ast.expr]) -> tuple[str, str]:
+    """('domain' | 'point' | 'evidence' | '', the marker's domain/points/reason text) from a test's decorators;
+    'invalid' when a ``rigorous`` marker has not exactly one of ``domain=`` / ``points=``."""
     for dec in decorators:
         for node in ast.walk(dec):
-            if isinstance(node, ast.Attribute) and node.attr in ("rigorous", "evidence"):
-                return node.attr
-    return ""
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            if node.func.attr == "evidence":
+                text = node.args[0].value if node.args and isinstance(node.args[0], ast.Constant) else ""
+                return "evidence", str(text)
+            if node.func.attr == "rigorous":
+                kw = {k.arg: k.value for k in node.keywords}
+                scope = [k for k in ("domain", "points") if k in kw]
+                if len(scope) != 1 or not isinstance(kw[scope[0]], ast.Constant):
+                    return "invalid", ""
+                return ("domain" if scope[0] == "domain" else "point"), str(kw[scope[0]].value)
+    return "", ""
+
+
+def _proof_kind(decorators: list[ast.expr]) -> str:
+    """'domain', 'point' or 'evidence' (see :data:`PROOF_KINDS`) from a test's markers."""
+    return rigorous_scope(decorators)[0]
 
 
 def proof_kinds(root: Path | None = None) -> dict[str, str]:
-    """Map proofs/ test node id -> 'rigorous' (certified over its stated domain) or 'evidence' (points,
-    sampling or uncertified numerics), read from the markers (proofs/conftest.py defines them)."""
+    """Map proofs/ test node id -> 'domain' (certified over the domain the claim's statement names), 'point'
+    (certified at named points, a finite range or a part of that domain) or 'evidence' (sampling or uncertified
+    numerics), read from the markers (proofs/conftest.py defines them and refuses a test without one)."""
     root = project_root() if root is None else root
     out: dict[str, str] = {}
     base = root / "proofs"
@@ -236,6 +258,12 @@ def proof_kinds(root: Path | None = None) -> dict[str, str]:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
                 out[f"{rel}::{node.name}"] = _proof_kind(node.decorator_list)
     return out
+
+
+def rigorous_kind(counts: dict[str, int]) -> str:
+    """The kind of a claim's rigorous evidence from its proofs/ tests' kinds: 'domain' when one is certified over
+    the statement's domain, else 'point' when one is certified at points, else 'none'."""
+    return "domain" if counts.get("domain") else "point" if counts.get("point") else "none"
 
 
 def built_papers() -> list[str]:
@@ -270,6 +298,8 @@ def claims_table(paper: str | None = None) -> list[dict]:
         if paper is not None and claim.paper != paper:
             continue
         nodes = sorted(set(tests.get(cid, [])))
+        proofs = {k: sum(kinds.get(n) == k for n in nodes) for k in PROOF_KINDS}
+        proofs["rigorous"] = proofs["domain"] + proofs["point"]
         rows.append({
             "id": cid,
             "paper": claim.paper,
@@ -280,7 +310,9 @@ def claims_table(paper: str | None = None) -> list[dict]:
             "basis": claim.basis or "seed",
             "tests": nodes,
             "status": "checked" if nodes else "unchecked",
-            # the proofs/ tests of the claim by kind: certified over their domain, or evidence
-            "proofs": {k: sum(kinds.get(n) == k for n in nodes) for k in ("rigorous", "evidence")},
+            # the proofs/ tests of the claim by kind: certified over the statement's domain, certified at points
+            # (or on a part of the domain), evidence; "rigorous" counts the first two
+            "proofs": proofs,
+            "rigorous": rigorous_kind(proofs),
         })
     return rows

@@ -133,9 +133,11 @@ def _cmd_claims(args: argparse.Namespace) -> int:
         proofs = r.get("proofs", {})
         rig, ev = proofs.get("rigorous", 0), proofs.get("evidence", 0)
         if r["kind"] == "constant" or rig or ev:
-            # proofs/: certified over the stated domain (rigorous) or points / sampling (evidence)
-            label = ("rigorous" if not ev else "rigorous + evidence") if rig else ("evidence" if ev else "none")
-            print(f"      proofs/: {label} ({rig} rigorous, {ev} evidence)")
+            # proofs/: the kind of the rigorous evidence (over the statement's domain, or at points), then the counts
+            label = {"domain": "proved over its domain", "point": "certified at points only",
+                     "none": "no rigorous proof"}[r.get("rigorous", "none")]
+            print(f"      proofs/: {label} ({proofs.get('domain', 0)} domain, {proofs.get('point', 0)} point, "
+                  f"{ev} evidence)")
         for node in r["tests"]:
             print(textwrap.fill(node, LIST_WIDTH, initial_indent="      - ", subsequent_indent="          ",
                                 break_on_hyphens=False, break_long_words=True))

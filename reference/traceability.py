@@ -99,11 +99,15 @@ def generate(key: str, root: Path | None = None) -> str:
     out.append("")
     out.append(f"{checked} of {len(rows)} registered claims are checked by a test.")
     out.append("")
-    out.append("| claim | kind | statement | tests | last audit verdict |")
-    out.append("|---|---|---|---|---|")
+    out.append("Proof: the kind of the claim's rigorous evidence in proofs/ (`domain`: proved over the domain its "
+               "statement names; `point`: certified at named points or on a part of that domain; `-`: none).")
+    out.append("")
+    out.append("| claim | kind | statement | tests | proof | last audit verdict |")
+    out.append("|---|---|---|---|---|---|")
     for r in rows:
         tests = "<br>".join(f"`{t}`" for t in r["tests"]) or "**none**"
-        out.append(f"| `{r['id']}` | {r['kind']} | {_cell(r['statement'])} | {tests} | "
+        proof = {"domain": "domain", "point": "point"}.get(r.get("rigorous", "none"), "-")
+        out.append(f"| `{r['id']}` | {r['kind']} | {_cell(r['statement'])} | {tests} | {proof} | "
                    f"{verdicts.get(r['id'], 'not audited')} |")
     out.append("")
     out.append(END)

@@ -114,3 +114,51 @@ def test_claim_sources_cite_the_paper_or_a_document_in_the_repository():
         assert not re.search(r"DESIGN|catalogue|AMB\d|\bissue \d|shared/", source), (cid, source)
         for erratum in re.findall(r"\b[a-z_]+-[A-Z]\d\d\b", source):
             assert f"### {erratum}:" in errata, (cid, erratum)
+
+
+def test_every_rigorous_proof_says_whether_it_covers_the_domain_or_points():
+    """The two kinds of rigorous evidence are kept apart: each @rigorous test in proofs/ carries exactly one of
+    domain= / points= (the registry derives a claim's kind from them), a test whose method says it evaluates only 'at
+    the named' points (no 'every', no symbolic step) is never labelled domain unless the claim is about those points (then its domain text says so),
+    and claims --json carries the derived kind."""
+    import ast
+
+    from reference.claims import claims_table, project_root, rigorous_scope
+
+    root = project_root()
+    bad, named = [], []
+    for path in sorted((root / "proofs").glob("proof_*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+                kind, text = rigorous_scope(node.decorator_list)
+                if kind in ("", "invalid"):
+                    bad.append(f"{path.name}::{node.name}")
+                src = ast.get_source_segment(path.read_text(encoding="utf-8"), node.decorator_list[0]) or ""
+                only_points = "at the named" in src and "every" not in src and "symbolic" not in src
+                if kind == "domain" and only_points and "names" not in text:
+                    named.append(f"{path.name}::{node.name}")
+    assert not bad, f"proofs/ tests without exactly one of @rigorous(domain=|points=) / @evidence: {bad}"
+    assert not named, f"tests evaluating at named points labelled domain: {named}"
+    rows = claims_table()
+    assert all(r["rigorous"] in ("domain", "point", "none") for r in rows)
+    for r in rows:
+        p = r["proofs"]
+        assert p["rigorous"] == p["domain"] + p["point"]
+        assert r["rigorous"] == ("domain" if p["domain"] else "point" if p["point"] else "none"), r["id"]
+    assert any(r["rigorous"] == "domain" for r in rows) and any(r["rigorous"] == "point" for r in rows)
+
+
+def test_rigorous_scope_reads_the_marker(tmp_path):
+    """The kind is read from the marker's keywords, and a rigorous marker with neither (or both) is invalid."""
+    import ast
+
+    from reference.claims import rigorous_scope
+
+    def scope(decorator):
+        return rigorous_scope(ast.parse(f"@{decorator}\ndef test_x(): pass").body[0].decorator_list)
+
+    assert scope('pytest.mark.rigorous(method="m", domain="every x > 0")') == ("domain", "every x > 0")
+    assert scope('pytest.mark.rigorous(method="m", points="x = 1")') == ("point", "x = 1")
+    assert scope('pytest.mark.evidence("grid")') == ("evidence", "grid")
+    assert scope('pytest.mark.rigorous(method="m")')[0] == "invalid"
+    assert scope('pytest.mark.rigorous(method="m", domain="a", points="b")')[0] == "invalid"
