@@ -360,9 +360,9 @@ def test_long_ledger_pld_is_tight_against_the_exact_rr_epsilon():
     windows = []
     real = pld.compose_window
 
-    def spy(*args):
+    def spy(*args, **kwargs):
         windows.append(args[3])
-        return real(*args)
+        return real(*args, **kwargs)
 
     pld.compose_window = spy
     try:
