@@ -102,12 +102,15 @@ def private_prefix_sums(xs, sigma, rng, *, sensitivity, relation="replace-one", 
 
 
 def line3_sigma(R: float, T: int, epsilon: float, delta: float, calibration: str, variant: str = "") -> float:
-    """Algorithm 5 line 3 (``"paper"``), or the certified sigma of one tree (see the module docstring)."""
+    """Algorithm 5 line 3 (``"paper"``), or the certified sigma of one tree (see the module docstring).
+    ``variant="inner-log2"``: the outer log of log(log T / delta) read in base 2 (a reading the paper leaves
+    open, docs/errata.md online-E08: declare it with ``--reading tree_inner_log=log2``)."""
     if calibration == "paper":
         lT = math.log2(T)
         if not lT / delta > 1:
             raise ValueError(f"need delta < log2 T for log(log T / delta) > 0; got delta = {delta}")
-        return math.sqrt(R * R / epsilon * lT * lT * math.log(lT / delta))
+        inner = math.log2(lT / delta) if variant == "inner-log2" else math.log(lT / delta)
+        return math.sqrt(R * R / epsilon * lT * lT * inner)
     if calibration == "certified":
         from reference.privacy.accounting import certified_gaussian_sigma
 

@@ -214,13 +214,30 @@ def online_private_sum_ln_inner_log2(W, R, epsilon, delta, calibration, rng):
     return _online_private_sum_read(W, R, epsilon, delta, calibration, rng, "e", 2)
 
 
-def online_pqftl_ln(V, y, epsilon, delta, R, alpha, calibration, rng):
-    """online Algorithm 4 as reference.oracle.cases.online.online_pqftl, under the reading tree_log=ln."""
+def _online_pqftl_read(V, y, epsilon, delta, R, alpha, calibration, rng, log_base, inner_log_base):
+    """online Algorithm 4 as reference.oracle.cases.online.online_pqftl, both trees' printed sigma read with the
+    given bases (online-E03, online-E08)."""
     from ..algorithms import online as ol
 
     V = np.asarray(V, dtype=float)
     fs = [ol.SquaredLoss(V[t], float(y[t]), alpha) for t in range(V.shape[0])]
-    return ol.pqftl(fs, V.shape[0], epsilon, delta, R, alpha, rng, calibration=calibration, log_base="e")
+    return ol.pqftl(fs, V.shape[0], epsilon, delta, R, alpha, rng, calibration=calibration, log_base=log_base,
+                    inner_log_base=inner_log_base)
+
+
+def online_pqftl_ln(V, y, epsilon, delta, R, alpha, calibration, rng):
+    """online Algorithm 4 under the reading tree_log=ln."""
+    return _online_pqftl_read(V, y, epsilon, delta, R, alpha, calibration, rng, "e", "e")
+
+
+def online_pqftl_inner_log2(V, y, epsilon, delta, R, alpha, calibration, rng):
+    """online Algorithm 4 under the reading tree_inner_log=log2 (the outer log of log(log T / delta) in base 2)."""
+    return _online_pqftl_read(V, y, epsilon, delta, R, alpha, calibration, rng, 2, 2)
+
+
+def online_pqftl_ln_inner_log2(V, y, epsilon, delta, R, alpha, calibration, rng):
+    """online Algorithm 4 under tree_log=ln and tree_inner_log=log2."""
+    return _online_pqftl_read(V, y, epsilon, delta, R, alpha, calibration, rng, "e", 2)
 
 
 _PKG = __package__ or "reference"
@@ -234,10 +251,10 @@ READINGS = {
              "(the reference's default) or ln"),
     "tree_inner_log": Reading(
         name="tree_inner_log", default="ln", values={"ln": None, "log2": None},
-        algorithms=("online:Algorithm 5",), errata="online-E08",
+        algorithms=("online:Algorithm 4", "online:Algorithm 5"), errata="online-E08",
         what="the base of the outer log of log(log T / delta) in the tree's printed sigma^2 (online Algorithm 5 "
-             "line 3; calibration='paper' only): ln (the reference's default, as Lemma 6's proof) or log2 "
-             "(PQFTL's two trees cannot be read so yet: its sigma override is one scale for both)"),
+             "line 3, and PQFTL's two trees through it; calibration='paper' only): ln (the reference's default, as "
+             "Lemma 6's proof) or log2"),
     "scof_average": Reading(
         name="scof_average", default="paper", values={"paper": None, "query_points": None},
         algorithms=("heavy_tailed:Algorithm 1", "heavy_tailed:Algorithm 2"), errata="heavy_tailed-E06",
@@ -255,7 +272,9 @@ _READ_TARGETS = {
     ("online:Algorithm 5", ("ln", "ln")): "online_private_sum_ln",
     ("online:Algorithm 5", ("log2", "log2")): "online_private_sum_inner_log2",
     ("online:Algorithm 5", ("ln", "log2")): "online_private_sum_ln_inner_log2",
-    ("online:Algorithm 4", ("ln",)): "online_pqftl_ln",
+    ("online:Algorithm 4", ("ln", "ln")): "online_pqftl_ln",
+    ("online:Algorithm 4", ("log2", "log2")): "online_pqftl_inner_log2",
+    ("online:Algorithm 4", ("ln", "log2")): "online_pqftl_ln_inner_log2",
     ("heavy_tailed:Algorithm 1", ("query_points",)): f"{_HT_CASES}:heavy_tailed_scof_query_points",
     ("heavy_tailed:Algorithm 2", ("query_points",)): f"{_HT_CASES}:heavy_tailed_cdp_sco_query_points",
 }
