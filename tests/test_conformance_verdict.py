@@ -185,6 +185,45 @@ def test_a_non_finite_statistic_is_a_law_fail_not_an_abort():
     assert v["verdict"] == "fail" and "finite" in v["detail"], v
 
 
+def laplace_huge(value, sensitivity, scale, rng):
+    """Finite outputs of 1e200 (a wrong port, but finite numbers): a statistic that squares them overflows."""
+    return _checked(value, sensitivity, scale) + 1e200
+
+
+def test_conforms_own_numerical_failures_are_reported_as_conforms_not_the_candidates():
+    """Issue 31: a non-finite value of conform's own statistic read "raised ParameterError: output must be a finite
+    statistic" as if the candidate had raised it. Now the verdict text says whose failure it is: the candidate's
+    exception, the candidate's non-finite output, or conform's own statistic (on a finite output, or on the
+    reference's side)."""
+    import dataclasses
+
+    from reference.oracle.vectors import distribution_check
+
+    (case,) = [c for c in cases("core:laplace_mechanism") if c.statistic is not None][:1]
+    # the candidate's own exception: named as the candidate's, with the run
+    ok, _, detail = distribution_check(case, laplace_parameter_error_inside, n_runs=50)
+    assert not ok and detail.startswith("the candidate raised ParameterError: internal") and "(run 1 of 50)" in detail
+    # the candidate's NaN output: the output is named, the candidate did not raise
+    ok, _, detail = distribution_check(case, laplace_nan_output, n_runs=50)
+    assert not ok and "the output has" in detail and "non-finite" in detail and "raised" not in detail, detail
+    # conform's statistic overflows on a finite output of the candidate: conform's failure
+    squares = dataclasses.replace(case, statistic=lambda out: float(np.sum(np.square(np.asarray(out, dtype=float)))),
+                                  batch=False)
+    with np.errstate(over="ignore"):
+        ok, _, detail = distribution_check(squares, laplace_huge, n_runs=50)
+    assert not ok and detail.startswith("conform's own statistic is not finite (inf) on the candidate's finite output"), \
+        detail
+    assert "not of the candidate" in detail and "raised" not in detail
+    # conform's statistic fails on the reference's own side: conform's failure, whatever the candidate
+    broken = dataclasses.replace(case, statistic=lambda out: float("nan"))
+    ok, _, detail = distribution_check(broken, laplace_own_way, n_runs=50)
+    assert not ok and detail.startswith("conform's own statistic is not finite (nan) on the reference's"), detail
+    # the same through the report: the law row names conform, not the candidate
+    rows = [r for r in check_implementation(laplace_huge, "core:laplace_mechanism", mode="law") if r.status == "fail"]
+    assert rows and all("the candidate raised" not in r.detail and "stopped on the candidate" not in r.detail
+                        for r in rows), rows
+
+
 def test_report_json_writes_numpy_booleans():
     """The privacy audit's ``bound <= claim`` is a numpy.bool; json.dumps refuses it (the negative control)."""
     with pytest.raises(TypeError):

@@ -65,7 +65,8 @@ from ..errors import ParameterError, PrivacyWarning, ReferenceSpecError
 from .checks import accounting_check, accounting_report, claim_check, validation_check
 from .properties import PROPERTIES, PointMass, Rate, Refuses, ZeroNoise, generic_refusals
 from .suite import cases
-from .vectors import VectorCase, ScaledNoise, _jsonable, distribution_check, privacy_check, replay, resolve, run_case
+from .vectors import (ConformError, VectorCase, ScaledNoise, _jsonable, distribution_check, privacy_check, replay,
+                      resolve, run_case)
 
 #: The comparisons with the reference itself: "is it bit-exact?" (replay: the reference's draws give the
 #: reference's output) and "does it report the reference's accounting?" (accounting). Always run and
@@ -862,6 +863,8 @@ def check_implementation(target: str | Callable, algorithm: str, mode: str = "al
         def guarded(prop, check):
             try:
                 check()
+            except ConformError as exc:   # conform's own computation failed: said so, not put on the candidate
+                row(prop, False, f"conform's own check failed (not the candidate's exception): {exc}")
             except Exception as exc:     # the candidate's exception (or a check on its output): a FAIL
                 row(prop, False, f"stopped on the candidate: {_raised(exc)}")
 
@@ -887,7 +890,10 @@ def check_implementation(target: str | Callable, algorithm: str, mode: str = "al
                 return
             ok, _, detail = privacy_check(case, function)
             # The same check on the reference at half its noise: it must flag that, or it has no power here.
-            control_ok, _, control = privacy_check(case, ScaledNoise(case, 0.5))
+            control_ok, control_bound, control = privacy_check(case, ScaledNoise(case, 0.5))
+            if np.isnan(control_bound):     # the control did not run: conform's failure, not a flag
+                row("privacy", False, f"{detail}; control (reference at 0.5 x noise) did not run: {control}")
+                return
             detail += f"; control (reference at 0.5 x noise): {control} -> {'missed' if control_ok else 'flagged'}"
             row("privacy", ok and not control_ok, detail)
 

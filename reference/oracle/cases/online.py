@@ -337,6 +337,11 @@ def _sum8_kwargs() -> dict:
             "calibration": "certified"}
 
 
+def _sum16_kwargs() -> dict:
+    return {"W": np.random.default_rng(80).uniform(-0.8, 0.8, (16, 2)), "R": 1.2, "epsilon": 30.0, "delta": 1e-3,
+            "calibration": "certified"}
+
+
 def _exact_sums(kw):
     """Algorithm 5's releases without noise: the exact prefix sums (np.cumsum)."""
     return np.cumsum(np.asarray(kw["W"], dtype=float), axis=0)
@@ -509,6 +514,16 @@ CASES: list[VectorCase] = [
         make_kwargs=_sum8_kwargs, seed=77, array_args=("W",),
         statistic=WhitenedTreeError(_exact_sums, _sum8_kwargs), n_runs=1000,
         noise_knob=("epsilon", -0.84),     # the certified sigma's local power of epsilon at 0.7
+    ),
+    # T = 16 = 2^4 at epsilon = 30 (sigma 1.00 against 16.7 at the T = 8 case): the releases' errors are small
+    # beside the items, so a release that sums the wrong items moves the law. A port whose item count is off by a
+    # bit at T = 2^k (its last prefix sums items T/2 + 1 .. T, a shift of 2.5 in norm here) passed the T = 8 case,
+    # where the noise swamps it (issue 31)
+    VectorCase(
+        algorithm="online:Algorithm 5", name="certified-T16-d2-eps30-R1.2", reference=f"{_HERE}:online_private_sum",
+        make_kwargs=_sum16_kwargs, seed=80, array_args=("W",),
+        statistic=WhitenedTreeError(_exact_sums, _sum16_kwargs), n_runs=1000,
+        noise_knob=("epsilon", -0.657),    # the certified sigma's secant power of epsilon from 30 to 0.8 x sigma
     ),
 ]
 
