@@ -621,3 +621,31 @@ def test_a_scof_port_averaging_the_query_points_conforms_under_that_reading():
                                     as_json=True)["passed"]
     with pytest.raises(ParameterError):
         check_implementation(w0, "heavy_tailed:Algorithm 1", mode="law", readings=["scof_average=w0"])
+
+
+# ---- the contract an outsider ports from: the constants per id (issue 31) --------------------------------------
+
+def test_the_contract_names_the_constants_a_port_needed_and_the_certified_eta_is_a_public_function():
+    """A port of erm_geometry Algorithm 5 needed the loss's factor 1/2 and L_2 = 2, recovered from the vectors; a
+    port of saddle_point Algorithm 1 could get its certified eta only from the reference's result (issue 31). The
+    contract now names both, and the named function gives the reference's eta on every certified case."""
+    from reference.algorithms import saddle_point as sp
+    from reference.oracle.conform import call_contract
+
+    erm5 = " ".join(call_contract("erm_geometry:Algorithm 5")["constants"])
+    assert "(1/2) (<x_i, theta> - y_i)^2" in erm5 and "L_2 = 2" in erm5, erm5
+    sp1 = " ".join(call_contract("saddle_point:Algorithm 1")["constants"])
+    assert "saddle_point:certified_eta_algorithm1(epsilon, delta, L0, B, K, T)" in sp1, sp1
+    checked = 0
+    for case in cases("saddle_point:Algorithm 1"):
+        kw = case.make_kwargs()
+        if kw["calibration"] != "certified" or kw.get("eta") is not None:
+            continue
+        got = resolve(case.reference)(**kw, rng=np.random.default_rng(0)).eta
+        L0 = sp.QuadraticSaddle(kw["atoms"], np.asarray(kw["data"])).lipschitz
+        n = len(kw["data"])
+        assert sp.certified_eta_algorithm1(kw["epsilon"], kw["delta"], L0, n // kw["T"], kw["K"], kw["T"]) == got
+        # the printed eta differs: the contract's function is not a restatement of the paper's
+        assert sp.paper_eta_algorithm1(kw["epsilon"], kw["delta"], L0, n // kw["T"], kw["K"], kw["T"]) != got
+        checked += 1
+    assert checked >= 2

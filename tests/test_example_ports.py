@@ -53,6 +53,7 @@ VARIANTS = {
     f"{T}:sum_noise_08": ("online:Algorithm 5", "certified-T8-d2-eps0.7-R1.2", "law"),
     f"{T}:sum_noiseless": ("online:Algorithm 5", "certified-T8-d2-eps0.7-R1.2", "law"),
     f"{T}:sum_sensitivity_half": ("online:Algorithm 5", "certified-T8-d2-eps0.7-R1.2", "law"),
+    f"{T}:sum_last_prefix_half": ("online:Algorithm 5", "certified-T16-d2-eps30-R1.2", "law"),
     f"{C}:cdpcwme_upper_middle": ("heavy_tailed:CDPCWME", "certified-m14-rho2000-n300-d3-tau1.5", "law"),
     f"{C}:cdpcwme_noise_08": ("heavy_tailed:CDPCWME", "certified-m14-rho2000-n300-d3-tau1.5", "law"),
     f"{C}:cdpcwme_noiseless": ("heavy_tailed:CDPCWME", "certified-m14-rho2000-n300-d3-tau1.5", "law"),
@@ -81,7 +82,7 @@ VARIANTS = {
 # noiseless and half-sensitivity copies (and the LASSO's) under --deep.
 DEFAULT_VARIANTS = (f"{T}:tree_shared_level", f"{T}:tree_fresh_per_release", f"{T}:sum_ceil_log",
                     f"{C}:cdpcwme_upper_middle", f"{O}:pigd_step_off_by_one", f"{O}:pqftl_shared_level",
-                    f"{O}:pocp_step_off_by_one", f"{O}:pol_step_off_by_one")
+                    f"{O}:pocp_step_off_by_one", f"{O}:pol_step_off_by_one", f"{T}:sum_last_prefix_half")
 
 
 def _deep_unless(names, default):
