@@ -24,13 +24,16 @@ Jain, Kothari, Thakurta, "Differentially private online learning" (/work/shared/
 The certified scales are asked of ``reference.privacy.accounting.certified_gaussian_sigma``, the one thing
 imported from the reference (what it certifies is the definition of "certified").
 
-- :func:`pol` -- Algorithm 6 (POL), conform id ``online:Algorithm 6``; its wrong variant starts the running
-  sum at 0 instead of x_1.
+- :func:`pol` -- Algorithm 6 (POL), conform id ``online:Algorithm 6``; its wrong variants start the running
+  sum at 0 instead of x_1, or step with eta_t = 1/(alpha (t + 1)).
+- :func:`pocp` -- Algorithm 1 (POCP) with IGD as its OCP algorithm and lambda_A given, conform id
+  ``online:Algorithm 1``; its wrong variants step with eta_t = 1/(alpha (t + 1)) or draw 0.8 x the noise.
 
 ``variant=`` and the sibling functions at the bottom are the wrong implementations the oracle must reject:
 PIGD ``"step-off-by-one"`` (eta_t = 1/(alpha (t + 1))), PQFTL ``"prefix-late"`` (round t reads the trees'
 prefix t - 1), ``"shared-level"`` (tree noise shared within a level), both ``"noise-0.8"``, ``"noiseless"``,
-``"sensitivity-half"``.
+``"sensitivity-half"``. PQFTL ``"inner-log2"`` is no slip but a reading: the printed sigma's inner log in base 2
+(online-E08), which conform accepts when declared (``--reading tree_inner_log=log2``).
 """
 
 from __future__ import annotations
@@ -64,18 +67,27 @@ def _array(name, value, ndim):
 
 # ---------------------------------------------------------------------------- PIGD (Algorithm 2)
 
-def pigd_beta(L, alpha, T, epsilon, delta, calibration) -> float:
+def pocp_beta(lam_printed, lam, T, epsilon, delta, calibration) -> float:
+    """Algorithm 1 line 7's beta: ``"paper"`` lam T^(0.5+c) sqrt((2/eps)(ln(T/delta) + sqrt(eps)/T^(0.5+c))) with
+    the printed lambda; ``"certified"`` the accountant's smallest beta for the T - 1 releases of sensitivity
+    lam/t and noise beta/t (scaled by t: one Gaussian release of sensitivity sqrt(T - 1) lam) at Theorem 1's
+    (3 eps, 2 delta)."""
     if calibration == "paper":
         c = math.log(0.5 * math.log(2.0 / delta)) / (2.0 * math.log(T))
         if not c > 0:
             raise ValueError(f"line 8's c must be > 0 (delta < 2 e^-2), got delta = {delta}")
         P = T ** (0.5 + c)
-        return 2.0 * L * P * math.sqrt(2.0 / epsilon * (math.log(T / delta) + math.sqrt(epsilon) / P))
+        return lam_printed * P * math.sqrt(2.0 / epsilon * (math.log(T / delta) + math.sqrt(epsilon) / P))
     if calibration == "certified":
         from reference.privacy.accounting import certified_gaussian_sigma
 
-        return certified_gaussian_sigma(math.sqrt(T - 1) * 2.0 * L / alpha, 1, 3.0 * epsilon, 2.0 * delta)
+        return certified_gaussian_sigma(math.sqrt(T - 1) * lam, 1, 3.0 * epsilon, 2.0 * delta)
     raise ValueError(f"calibration must be 'paper' or 'certified', not {calibration!r}")
+
+
+def pigd_beta(L, alpha, T, epsilon, delta, calibration) -> float:
+    """PIGD line 8: the printed lambda is 2L, the certified one Lemma 4's 2L/alpha (online-E02)."""
+    return pocp_beta(2.0 * L, 2.0 * L / alpha, T, epsilon, delta, calibration)
 
 
 def pigd(g, a, c, radius, epsilon, delta, L, alpha, x1, calibration, rng, *, variant="") -> np.ndarray:
@@ -115,6 +127,42 @@ def pigd(g, a, c, radius, epsilon, delta, L, alpha, x1, calibration, rng, *, var
     return out
 
 
+# ---------------------------------------------------------------------------- POCP (Algorithm 1) with A = IGD
+
+def pocp(g, a, c, radius, alpha, lam, epsilon, delta, x1, calibration, rng, *, variant="") -> np.ndarray:
+    """Algorithm 1 (POCP) with IGD (eq. (13), eta_t = 1/(alpha t)) as the OCP algorithm A, lambda_A = ``lam``
+    given (public; Assumption (1)): the released xhat_1 .. xhat_T, a (T, d) array. Line 3's x_1 uniform on the
+    ball when ``x1`` is None (normal direction, then radius U^(1/d)). Line 7's noise N(0, beta^2/t^2 I), beta of
+    :func:`pocp_beta` with lambda = ``lam`` in both calibrations. The noise vectors are drawn all at once,
+    coordinate-major (not the reference's order). ``variant="step-off-by-one"``: eta_t = 1/(alpha (t + 1))."""
+    g, c, a = _array("g", g, 2), _array("c", c, 2), _array("a", a, 1)
+    T, d = g.shape
+    _privacy(epsilon, delta)
+    radius, alpha, lam = _finite("radius", radius), _finite("alpha", alpha), _finite("lam", lam)
+    if T < 2:
+        raise ValueError("POCP needs T >= 2")
+
+    def project(z):
+        n = float(np.linalg.norm(z))
+        return z if n <= radius else z * (radius / n)
+
+    if x1 is None:                                   # line 3: a uniform point of the ball
+        direction = rng.normal(size=d)
+        x = direction / np.linalg.norm(direction) * radius * rng.uniform() ** (1.0 / d)
+    else:
+        x = _array("x1", x1, 1)
+    beta = pocp_beta(lam, lam, T, epsilon, delta, calibration)
+    beta = {"noise-0.8": 0.8 * beta}.get(variant, beta)
+    noise = rng.normal(size=(d, T - 1)).T
+    out = np.empty((T, d))
+    out[0] = x
+    for t in range(1, T):
+        eta = 1.0 / (alpha * (t + 1 if variant == "step-off-by-one" else t))     # A: IGD's step
+        x = project((x - eta * g[t - 1] + eta * a[t - 1] * c[t - 1]) / (1.0 + eta * a[t - 1]))   # line 6
+        out[t] = project(x + (beta / t) * noise[t - 1])                          # lines 7-8
+    return out
+
+
 # ---------------------------------------------------------------------------- PQFTL (Algorithm 4)
 
 def pqftl(V, y, epsilon, delta, R, alpha, calibration, rng, *, variant="") -> np.ndarray:
@@ -129,8 +177,8 @@ def pqftl(V, y, epsilon, delta, R, alpha, calibration, rng, *, variant="") -> np
         raise ValueError(f"every ||v_t|| and |y_t| must be <= R = {R}; nothing is clipped")
     tree = variant if variant in ("shared-level",) else ""
     if calibration == "paper":
-        sig_V = line3_sigma(R * R, T, epsilon / 2, delta / 2, "paper")
-        sig_u = line3_sigma(R, T, epsilon / 2, delta / 2, "paper")
+        sig_V = line3_sigma(R * R, T, epsilon / 2, delta / 2, "paper", variant)
+        sig_u = line3_sigma(R, T, epsilon / 2, delta / 2, "paper", variant)
     elif calibration == "certified":
         from reference.privacy.accounting import certified_gaussian_sigma
 
@@ -163,7 +211,7 @@ def pol(g, a, c, radius, epsilon_p, delta, epsilon_g, L, x_star_bound, x1, calib
     projected (lines 13-14). beta: ``"paper"`` 2 sqrt2 (L + alpha B) ln T / (T eps) sqrt(ln(1/delta) + eps)
     (line 13 as printed); ``"certified"`` the accountant's sigma for the average's sensitivity
     2 L (H_T - 1) / (alpha T) (online-E05). Returns xhat (d,). ``variant="sum-from-0"``: the running sum
-    starts at 0 instead of x_1 (wrong on purpose)."""
+    starts at 0 instead of x_1 (wrong on purpose); ``"step-off-by-one"``: line 8's eta_t = 1/(alpha (t + 1))."""
     g, c, a = _array("g", g, 2), _array("c", c, 2), _array("a", a, 1)
     T, d = g.shape
     _privacy(epsilon_p, delta)
@@ -189,7 +237,7 @@ def pol(g, a, c, radius, epsilon_p, delta, epsilon_g, L, x_star_bound, x1, calib
     c2 = (a[:, None] * c) / a2[:, None]
     total = np.zeros(d) if variant == "sum-from-0" else x.copy()
     for t in range(1, T):
-        eta = 1.0 / (alpha * t)
+        eta = 1.0 / (alpha * (t + 1 if variant == "step-off-by-one" else t))     # line 8
         x = project((x - eta * g[t - 1] + eta * a2[t - 1] * c2[t - 1]) / (1.0 + eta * a2[t - 1]))
         total = total + x
     if calibration == "paper":
@@ -224,4 +272,11 @@ pqftl_shared_level = _bind(pqftl, "shared-level")
 pqftl_noise_08 = _bind(pqftl, "noise-0.8")
 pqftl_noiseless = _bind(pqftl, "noiseless")
 pqftl_sensitivity_half = _bind(pqftl, "sensitivity-half")
+# not wrong: the printed sigma's inner log read in base 2 (online-E08), conforming under --reading tree_inner_log=log2
+pqftl_inner_log2 = _bind(pqftl, "inner-log2")
+pqftl_inner_log2.__doc__ = ("pqftl with both trees' printed sigma read with log2 as the outer log of log(log T / "
+                            "delta): a reading (docs/errata.md online-E08), declared by --reading tree_inner_log=log2.")
 pol_sum_from_0 = _bind(pol, "sum-from-0")
+pol_step_off_by_one = _bind(pol, "step-off-by-one")
+pocp_step_off_by_one = _bind(pocp, "step-off-by-one")
+pocp_noise_08 = _bind(pocp, "noise-0.8")

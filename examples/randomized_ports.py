@@ -327,7 +327,8 @@ def pgiga(g, a, c, radius, epsilon, delta, G, LG, alpha, x1, calibration, rng, *
     out[:t_q] = warm
     x = warm[-1].copy()
     for t in range(t_q, T):
-        eta = (1.0 if variant == "step-1-over-alpha-t" else 2.0) / (alpha * t)         # line 6
+        eta = (1.0 if variant == "step-1-over-alpha-t" else 2.0) / (alpha * (t + 1 if variant == "step-index-t-plus-1"
+                                                                             else t))      # line 6
         x = project(x - eta * (g[t - 1] + a[t - 1] * (x - c[t - 1])))                 # line 7
         scale = beta / (t + 1 if variant == "noise-t-plus-1" else t)
         noisy = x + scale * noise[t - t_q]                                          # line 8
@@ -437,6 +438,7 @@ _VARIANTS = {
     (pgiga, "online:Algorithm 3"): {
         "noise-0.8": "0.8 of beta",
         "step-1-over-alpha-t": "GIGA's usual step 1/(alpha t) instead of line 6's 2/(alpha t)",
+        "step-index-t-plus-1": "line 6's step 2/(alpha (t + 1)): the round index off by one",
         "noise-t-plus-1": "b_(t+1) with standard deviation beta/(t + 1) (the index slipped)",
         "lemma5-sensitivity": "certified beta for Lemma 5's printed 2G/alpha (half the case-1 sensitivity 4G/alpha)",
         "rounds-T-1": "certified beta composed over T - 1 rounds instead of the T - t_q noisy ones (more noise)",

@@ -28,7 +28,8 @@ reject: ``"shared-level"`` (one noise draw per level, reused by every node of it
 of releases reveals items exactly), ``"fresh-per-release"`` (fresh node noise at every release, so releases
 are independent: the tree's privacy argument and its law both change), ``"ceil-log"`` (the certified
 calibration counting ceil(log2 T) nodes per item instead of floor(log2 T) + 1: too little noise at T = 2^k),
-``"noise-0.8"``, ``"noiseless"``, ``"sensitivity-half"``.
+``"noise-0.8"``, ``"noiseless"``, ``"sensitivity-half"``, ``"last-prefix-half"`` (at T a power of two the last
+release sums only items T/2 + 1 .. T: the item count off by one bit).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-VARIANTS = ("", "shared-level", "fresh-per-release", "ceil-log", "noise-0.8", "noiseless", "sensitivity-half")
+VARIANTS = ("", "shared-level", "fresh-per-release", "ceil-log", "noise-0.8", "noiseless", "sensitivity-half",
+            "last-prefix-half")
 
 
 @dataclass(frozen=True)
@@ -102,12 +104,15 @@ def private_prefix_sums(xs, sigma, rng, *, sensitivity, relation="replace-one", 
 
 
 def line3_sigma(R: float, T: int, epsilon: float, delta: float, calibration: str, variant: str = "") -> float:
-    """Algorithm 5 line 3 (``"paper"``), or the certified sigma of one tree (see the module docstring)."""
+    """Algorithm 5 line 3 (``"paper"``), or the certified sigma of one tree (see the module docstring).
+    ``variant="inner-log2"``: the outer log of log(log T / delta) read in base 2 (a reading the paper leaves
+    open, docs/errata.md online-E08: declare it with ``--reading tree_inner_log=log2``)."""
     if calibration == "paper":
         lT = math.log2(T)
         if not lT / delta > 1:
             raise ValueError(f"need delta < log2 T for log(log T / delta) > 0; got delta = {delta}")
-        return math.sqrt(R * R / epsilon * lT * lT * math.log(lT / delta))
+        inner = math.log2(lT / delta) if variant == "inner-log2" else math.log(lT / delta)
+        return math.sqrt(R * R / epsilon * lT * lT * inner)
     if calibration == "certified":
         from reference.privacy.accounting import certified_gaussian_sigma
 
@@ -133,7 +138,12 @@ def online_private_sum(W, R, epsilon, delta, calibration, rng, *, variant="") ->
         sigma *= 0.8
     elif variant == "noiseless":
         sigma = 0.0
-    return np.cumsum(W, axis=0) + tree_noise(T, W.shape[1:], sigma, rng, variant)
+    out = np.cumsum(W, axis=0) + tree_noise(T, W.shape[1:], sigma, rng, variant)
+    if variant == "last-prefix-half" and T & (T - 1) == 0:
+        # WRONG: leaves labelled with ceil(log2 T) bits, so at T = 2^k the last prefix's label bin(T) overflows to
+        # the label of the node of items T/2 + 1 .. T, whose noisy sum is released: half the items
+        out[T - 1] = W[T // 2:].sum(axis=0) + rng.normal(0.0, sigma, W.shape[1:])
+    return out
 
 
 # ---- the wrong variants, as conform targets (examples.tree_prefix_sums:<name>)
@@ -156,3 +166,4 @@ sum_ceil_log = _bind(online_private_sum, "ceil-log")
 sum_noise_08 = _bind(online_private_sum, "noise-0.8")
 sum_noiseless = _bind(online_private_sum, "noiseless")
 sum_sensitivity_half = _bind(online_private_sum, "sensitivity-half")
+sum_last_prefix_half = _bind(online_private_sum, "last-prefix-half")

@@ -114,6 +114,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
                     lines += wrapped("fixed", call["fixed"])
                 if call.get("readings"):
                     lines += wrapped("readings", "; ".join(call["readings"]))
+                for constant in call.get("constants", []):
+                    lines += wrapped("constant", constant)
             print("\n".join(lines))
     return 0
 

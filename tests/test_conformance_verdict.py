@@ -185,6 +185,45 @@ def test_a_non_finite_statistic_is_a_law_fail_not_an_abort():
     assert v["verdict"] == "fail" and "finite" in v["detail"], v
 
 
+def laplace_huge(value, sensitivity, scale, rng):
+    """Finite outputs of 1e200 (a wrong port, but finite numbers): a statistic that squares them overflows."""
+    return _checked(value, sensitivity, scale) + 1e200
+
+
+def test_conforms_own_numerical_failures_are_reported_as_conforms_not_the_candidates():
+    """Issue 31: a non-finite value of conform's own statistic read "raised ParameterError: output must be a finite
+    statistic" as if the candidate had raised it. Now the verdict text says whose failure it is: the candidate's
+    exception, the candidate's non-finite output, or conform's own statistic (on a finite output, or on the
+    reference's side)."""
+    import dataclasses
+
+    from reference.oracle.vectors import distribution_check
+
+    (case,) = [c for c in cases("core:laplace_mechanism") if c.statistic is not None][:1]
+    # the candidate's own exception: named as the candidate's, with the run
+    ok, _, detail = distribution_check(case, laplace_parameter_error_inside, n_runs=50)
+    assert not ok and detail.startswith("the candidate raised ParameterError: internal") and "(run 1 of 50)" in detail
+    # the candidate's NaN output: the output is named, the candidate did not raise
+    ok, _, detail = distribution_check(case, laplace_nan_output, n_runs=50)
+    assert not ok and "the output has" in detail and "non-finite" in detail and "raised" not in detail, detail
+    # conform's statistic overflows on a finite output of the candidate: conform's failure
+    squares = dataclasses.replace(case, statistic=lambda out: float(np.sum(np.square(np.asarray(out, dtype=float)))),
+                                  batch=False)
+    with np.errstate(over="ignore"):
+        ok, _, detail = distribution_check(squares, laplace_huge, n_runs=50)
+    assert not ok and detail.startswith("conform's own statistic is not finite (inf) on the candidate's finite output"), \
+        detail
+    assert "not of the candidate" in detail and "raised" not in detail
+    # conform's statistic fails on the reference's own side: conform's failure, whatever the candidate
+    broken = dataclasses.replace(case, statistic=lambda out: float("nan"))
+    ok, _, detail = distribution_check(broken, laplace_own_way, n_runs=50)
+    assert not ok and detail.startswith("conform's own statistic is not finite (nan) on the reference's"), detail
+    # the same through the report: the law row names conform, not the candidate
+    rows = [r for r in check_implementation(laplace_huge, "core:laplace_mechanism", mode="law") if r.status == "fail"]
+    assert rows and all("the candidate raised" not in r.detail and "stopped on the candidate" not in r.detail
+                        for r in rows), rows
+
+
 def test_report_json_writes_numpy_booleans():
     """The privacy audit's ``bound <= claim`` is a numpy.bool; json.dumps refuses it (the negative control)."""
     with pytest.raises(TypeError):
@@ -400,8 +439,17 @@ def test_a_port_reading_the_tree_log_as_ln_conforms_under_that_reading():
     inner = check_implementation(online_private_sum_inner_log2, "online:Algorithm 5", mode="law,replay", as_json=True,
                                  readings=["tree_inner_log=log2"])
     assert inner["passed"] and inner["bit_exact"]["answer"] == "yes", format_report(inner)
-    with pytest.raises(ParameterError):       # PQFTL cannot be read so (one sigma override for its two trees)
-        check_implementation(online_pqftl_ln, "online:Algorithm 4", mode="replay", readings=["tree_inner_log=log2"])
+    # PQFTL's two trees carry the same printed sigma: the same reading is declarable for it (issue 31)
+    from reference.oracle.conform import online_pqftl_inner_log2
+
+    inner = check_implementation(online_pqftl_inner_log2, "online:Algorithm 4", mode="law", as_json=True)
+    assert not inner["passed"], format_report(inner)
+    inner = check_implementation(online_pqftl_inner_log2, "online:Algorithm 4", mode="law,replay", as_json=True,
+                                 readings=["tree_inner_log=log2"])
+    assert inner["passed"] and inner["bit_exact"]["answer"] == "yes", format_report(inner)
+    assert inner["readings"]["tree_inner_log"]["errata"] == "online-E08"
+    with pytest.raises(ParameterError):       # a reading of an id it does not concern
+        check_implementation(online_pqftl_ln, "online:Algorithm 2", mode="replay", readings=["tree_inner_log=log2"])
     with pytest.raises(ParameterError):
         check_implementation(online_private_sum_ln, "online:Algorithm 5", mode="law", readings=["tree_log=log10"])
     with pytest.raises(ParameterError):
@@ -573,3 +621,31 @@ def test_a_scof_port_averaging_the_query_points_conforms_under_that_reading():
                                     as_json=True)["passed"]
     with pytest.raises(ParameterError):
         check_implementation(w0, "heavy_tailed:Algorithm 1", mode="law", readings=["scof_average=w0"])
+
+
+# ---- the contract an outsider ports from: the constants per id (issue 31) --------------------------------------
+
+def test_the_contract_names_the_constants_a_port_needed_and_the_certified_eta_is_a_public_function():
+    """A port of erm_geometry Algorithm 5 needed the loss's factor 1/2 and L_2 = 2, recovered from the vectors; a
+    port of saddle_point Algorithm 1 could get its certified eta only from the reference's result (issue 31). The
+    contract now names both, and the named function gives the reference's eta on every certified case."""
+    from reference.algorithms import saddle_point as sp
+    from reference.oracle.conform import call_contract
+
+    erm5 = " ".join(call_contract("erm_geometry:Algorithm 5")["constants"])
+    assert "(1/2) (<x_i, theta> - y_i)^2" in erm5 and "L_2 = 2" in erm5, erm5
+    sp1 = " ".join(call_contract("saddle_point:Algorithm 1")["constants"])
+    assert "saddle_point:certified_eta_algorithm1(epsilon, delta, L0, B, K, T)" in sp1, sp1
+    checked = 0
+    for case in cases("saddle_point:Algorithm 1"):
+        kw = case.make_kwargs()
+        if kw["calibration"] != "certified" or kw.get("eta") is not None:
+            continue
+        got = resolve(case.reference)(**kw, rng=np.random.default_rng(0)).eta
+        L0 = sp.QuadraticSaddle(kw["atoms"], np.asarray(kw["data"])).lipschitz
+        n = len(kw["data"])
+        assert sp.certified_eta_algorithm1(kw["epsilon"], kw["delta"], L0, n // kw["T"], kw["K"], kw["T"]) == got
+        # the printed eta differs: the contract's function is not a restatement of the paper's
+        assert sp.paper_eta_algorithm1(kw["epsilon"], kw["delta"], L0, n // kw["T"], kw["K"], kw["T"]) != got
+        checked += 1
+    assert checked >= 2

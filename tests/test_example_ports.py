@@ -33,6 +33,8 @@ PORTS = {
     "pigd": (f"{O}:pigd", "online:Algorithm 2", "certified-alpha0.6-L1.7-T16-d2-eps256-x1"),
     "pqftl": (f"{O}:pqftl", "online:Algorithm 4", "certified-alpha0.7-T16-d2-eps20"),
     "pol": (f"{O}:pol", "online:Algorithm 6", "certified-T100-d2-eps400-x1"),
+    "pol-T16": (f"{O}:pol", "online:Algorithm 6", "certified-alpha0.7-T16-d2-eps200-x1"),
+    "pocp": (f"{O}:pocp", "online:Algorithm 1", "igd-certified-alpha0.6-T16-d2-eps256-x1"),
     "lasso-gumbel-max": (f"{L}:private_lasso_gumbel_max", "lasso:Algorithm 2", "gumbel-certified-n400-p6-T12"),
 }
 # the ports whose default-run checks cost more than a few seconds of CPU (the reference's LASSO and its POL at
@@ -51,6 +53,7 @@ VARIANTS = {
     f"{T}:sum_noise_08": ("online:Algorithm 5", "certified-T8-d2-eps0.7-R1.2", "law"),
     f"{T}:sum_noiseless": ("online:Algorithm 5", "certified-T8-d2-eps0.7-R1.2", "law"),
     f"{T}:sum_sensitivity_half": ("online:Algorithm 5", "certified-T8-d2-eps0.7-R1.2", "law"),
+    f"{T}:sum_last_prefix_half": ("online:Algorithm 5", "certified-T16-d2-eps30-R1.2", "law"),
     f"{C}:cdpcwme_upper_middle": ("heavy_tailed:CDPCWME", "certified-m14-rho2000-n300-d3-tau1.5", "law"),
     f"{C}:cdpcwme_noise_08": ("heavy_tailed:CDPCWME", "certified-m14-rho2000-n300-d3-tau1.5", "law"),
     f"{C}:cdpcwme_noiseless": ("heavy_tailed:CDPCWME", "certified-m14-rho2000-n300-d3-tau1.5", "law"),
@@ -65,6 +68,9 @@ VARIANTS = {
     f"{O}:pqftl_noiseless": ("online:Algorithm 4", "certified-alpha0.7-T16-d2-eps20", "law"),
     f"{O}:pqftl_sensitivity_half": ("online:Algorithm 4", "certified-alpha0.7-T16-d2-eps20", "law"),
     f"{O}:pol_sum_from_0": ("online:Algorithm 6", "certified-T100-d2-eps400-x1", "law"),
+    f"{O}:pol_step_off_by_one": ("online:Algorithm 6", "certified-alpha0.7-T16-d2-eps200-x1", "law"),
+    f"{O}:pocp_step_off_by_one": ("online:Algorithm 1", "igd-certified-alpha0.6-T16-d2-eps256-x1", "law"),
+    f"{O}:pocp_noise_08": ("online:Algorithm 1", "igd-certified-alpha0.6-T16-d2-eps256-x1", "law"),
     f"{L}:lasso_noise_08": ("lasso:Algorithm 2", "laplace-certified-n400-p6-T12-eps50", "law"),
     f"{L}:lasso_noiseless": ("lasso:Algorithm 2", "gumbel-certified-n400-p6-T12", "law"),
     f"{L}:lasso_sensitivity_half": ("lasso:Algorithm 2", "gumbel-certified-n400-p6-T12", "law"),
@@ -75,7 +81,8 @@ VARIANTS = {
 # default run, on the case that shares its reference side with the port's own law check; the 0.8 x noise,
 # noiseless and half-sensitivity copies (and the LASSO's) under --deep.
 DEFAULT_VARIANTS = (f"{T}:tree_shared_level", f"{T}:tree_fresh_per_release", f"{T}:sum_ceil_log",
-                    f"{C}:cdpcwme_upper_middle", f"{O}:pigd_step_off_by_one", f"{O}:pqftl_shared_level")
+                    f"{C}:cdpcwme_upper_middle", f"{O}:pigd_step_off_by_one", f"{O}:pqftl_shared_level",
+                    f"{O}:pocp_step_off_by_one", f"{O}:pol_step_off_by_one", f"{T}:sum_last_prefix_half")
 
 
 def _deep_unless(names, default):
@@ -143,3 +150,39 @@ def test_wrong_variant_fails_the_output_only_run(variant):
     algorithm, case_name, prop = VARIANTS[variant]
     rows = check_implementation(variant, algorithm, mode=OUTPUT_ONLY)
     assert any(r.status == "fail" and r.check == prop and r.case == case_name for r in rows)
+
+
+# ---- issue 31: the step index off by one, through the command line, and a reading PQFTL now accepts
+
+def _conform_cli(target: str, algorithm: str, *extra: str):
+    import pathlib
+    import subprocess
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    return subprocess.run([sys.executable, "-m", "reference", "conform", target, "--algorithm", algorithm, *extra],
+                          cwd=root, capture_output=True, text=True, timeout=900)
+
+
+def test_a_pocp_port_with_its_step_index_off_by_one_exits_1_and_the_port_exits_0():
+    """POCP with eta_t = 1/(alpha (t + 1)) passed every output-only property while both law cases started at
+    x_1 = 0 under noise that swamped the step (issue 31); the x_1 != 0, epsilon = 256 case rejects it (400 of 400
+    resampled law checks at the case's alpha, docs/conformance.md), and the correct port conforms."""
+    wrong = _conform_cli(f"{O}:pocp_step_off_by_one", "online:Algorithm 1")
+    assert wrong.returncode == 1, wrong.stdout[-3000:] + wrong.stderr[-2000:]
+    assert "FAIL  law           igd-certified-alpha0.6-T16-d2-eps256-x1" in wrong.stdout, wrong.stdout[-3000:]
+    right = _conform_cli(f"{O}:pocp", "online:Algorithm 1")
+    assert right.returncode == 0, right.stdout[-3000:] + right.stderr[-2000:]
+
+
+def test_a_pqftl_port_reading_the_inner_log_as_log2_exits_0_only_with_that_reading_declared():
+    """online-E08 leaves the base of the printed sigma's inner log open; Algorithm 5 accepted the reading, PQFTL
+    (whose two trees carry the same sigma) did not (issue 31). The port's paper cases are rejected under the
+    reference's reading ln and pass under --reading tree_inner_log=log2; the ln port is rejected under log2."""
+    without = _conform_cli(f"{O}:pqftl_inner_log2", "online:Algorithm 4", "--mode", "law")
+    assert without.returncode == 1 and "paper-alpha0.7-T16-d2-eps300" in without.stdout, without.stdout[-3000:]
+    declared = _conform_cli(f"{O}:pqftl_inner_log2", "online:Algorithm 4", "--reading", "tree_inner_log=log2")
+    assert declared.returncode == 0, declared.stdout[-3000:] + declared.stderr[-2000:]
+    assert "conforms under reading tree_inner_log=log2 (declared; docs/errata.md)" in " ".join(declared.stdout.split())
+    other = _conform_cli(f"{O}:pqftl", "online:Algorithm 4", "--mode", "law", "--reading", "tree_inner_log=log2")
+    assert other.returncode == 1 and "paper-alpha0.7-T16-d2-eps300" in other.stdout, other.stdout[-3000:]

@@ -44,6 +44,7 @@ EXIT_1 = {
     "exponential_mechanism_sign_flipped": "law, zero-noise",
     "pgiga_noise_08": "law",
     "pgiga_step_1_over_alpha_t": "law",
+    "pgiga_step_index_t_plus_1": "law",
     "pgiga_noise_t_plus_1": "law",
     "pgiga_lemma5_sensitivity": "law",
     "pgiga_rounds_T_1": "law",

@@ -940,7 +940,7 @@ def private_sum(w_t, B, t, R, epsilon, delta, T, rng, *, calibration="paper", lo
 
 
 def pqftl(losses, T, epsilon, delta, R, alpha, rng, *, calibration="paper", log_base=2,
-          sigma=None) -> OnlineResult:
+          sigma=None, inner_log_base="e") -> OnlineResult:
     """Private Follow the Leader for quadratic cost (PQFTL): paper ``online``, Algorithm 4 (§3.5);
     privacy Theorem 7 ((eps, delta)), regret Theorem 8 / eq. (32).
 
@@ -950,7 +950,8 @@ def pqftl(losses, T, epsilon, delta, R, alpha, rng, *, calibration="paper", log_
     R^2: ``"paper"`` calibrates it with R as line 8 prints, ``"certified"`` with R^2, and the two
     trees share one sigma certified jointly at (eps, delta). Feasible set R^d (no projection).
     ``sigma`` overrides both trees' noise scale (tests' negative controls: the ledger records what is
-    drawn, so the certificate stays honest). ``extra["trees"]`` holds the two trees (B^V, B^u) of the run:
+    drawn, so the certificate stays honest). ``log_base`` and ``inner_log_base``: the bases of the printed
+    sigma's logs (:func:`tree_sigma`; online-E03, online-E08; ``"paper"`` only). ``extra["trees"]`` holds the two trees (B^V, B^u) of the run:
     secret state, kept (as ``iterates`` is for Alg 1-3) so that tests can read the noise each node drew.
     """
     T, eps, delta, rng = _common(T, epsilon, delta, rng, calibration)
@@ -958,8 +959,8 @@ def pqftl(losses, T, epsilon, delta, R, alpha, rng, *, calibration="paper", log_
     ledger = Ledger()
     # Line 2: privacy parameters; R a public bound (trees' noise: line 3 of Algorithm 5)
     if calibration == "paper":
-        sig_V = tree_sigma(R * R, T, eps / 2, delta / 2, "paper", log_base=log_base)
-        sig_u = tree_sigma(R, T, eps / 2, delta / 2, "paper", log_base=log_base)
+        sig_V = tree_sigma(R * R, T, eps / 2, delta / 2, "paper", log_base=log_base, inner_log_base=inner_log_base)
+        sig_u = tree_sigma(R, T, eps / 2, delta / 2, "paper", log_base=log_base, inner_log_base=inner_log_base)
     else:
         sig_V = sig_u = tree_sigma(R * R, T, eps, delta, "certified", trees=2, items=T - 1)
     if sigma is not None:

@@ -654,6 +654,19 @@ def _starts(problem, x1, y1):
     return x, y
 
 
+def certified_eta_algorithm1(epsilon: float, delta: float, L0: float, B: int, K: int, T: int,
+                             output: str = "independent") -> float:
+    """Algorithm 1's certified step as a public function of its inputs (what ``private_smd_vertices(...,
+    calibration="certified")`` uses): the largest eta whose N = :func:`algorithm1_sample_count` (K, T, output)
+    vertex draws, each the exponential mechanism at eps0 = 2 eta (2 L0 / B), the accountant certifies within
+    (epsilon, delta). L0 is the game's declared Lipschitz constant (``QuadraticSaddle(...).lipschitz``), B the
+    batch size (n // T by default)."""
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    L0, B = check_positive(L0, "L0"), check_int(B, "B", 1)
+    N = algorithm1_sample_count(check_int(K, "K", 1), check_int(T, "T", 1), output)
+    return _certified_step(epsilon, delta, 2.0 * L0 / B, N, paper_eta_algorithm1(epsilon, delta, L0, B, K, T, output))
+
+
 def private_smd_vertices(problem: QuadraticSaddle, epsilon: float, delta: float, rng, *, T: int, K: int = 1,
                          B: int | None = None, eta: float | None = None, step_cap: float | None = None,
                          calibration: str = "paper", output: str = "independent", x1=None, y1=None,
@@ -698,8 +711,7 @@ def private_smd_vertices(problem: QuadraticSaddle, epsilon: float, delta: float,
     elif calibration == "paper":
         eta_priv = paper_eta_algorithm1(epsilon, delta, L0, B, K, T, output)
     elif calibration == "certified":
-        guess = paper_eta_algorithm1(epsilon, delta, L0, B, K, T, output)
-        eta_priv = _certified_step(epsilon, delta, sens, N, guess)
+        eta_priv = certified_eta_algorithm1(epsilon, delta, L0, B, K, T, output)
     else:
         raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
     step = eta_priv if step_cap is None else min(eta_priv, check_positive(step_cap, "step_cap"))

@@ -65,7 +65,8 @@ from ..errors import ParameterError, PrivacyWarning, ReferenceSpecError
 from .checks import accounting_check, accounting_report, claim_check, validation_check
 from .properties import PROPERTIES, PointMass, Rate, Refuses, ZeroNoise, generic_refusals
 from .suite import cases
-from .vectors import VectorCase, ScaledNoise, _jsonable, distribution_check, privacy_check, replay, resolve, run_case
+from .vectors import (ConformError, VectorCase, ScaledNoise, _jsonable, distribution_check, privacy_check, replay,
+                      resolve, run_case)
 
 #: The comparisons with the reference itself: "is it bit-exact?" (replay: the reference's draws give the
 #: reference's output) and "does it report the reference's accounting?" (accounting). Always run and
@@ -214,13 +215,30 @@ def online_private_sum_ln_inner_log2(W, R, epsilon, delta, calibration, rng):
     return _online_private_sum_read(W, R, epsilon, delta, calibration, rng, "e", 2)
 
 
-def online_pqftl_ln(V, y, epsilon, delta, R, alpha, calibration, rng):
-    """online Algorithm 4 as reference.oracle.cases.online.online_pqftl, under the reading tree_log=ln."""
+def _online_pqftl_read(V, y, epsilon, delta, R, alpha, calibration, rng, log_base, inner_log_base):
+    """online Algorithm 4 as reference.oracle.cases.online.online_pqftl, both trees' printed sigma read with the
+    given bases (online-E03, online-E08)."""
     from ..algorithms import online as ol
 
     V = np.asarray(V, dtype=float)
     fs = [ol.SquaredLoss(V[t], float(y[t]), alpha) for t in range(V.shape[0])]
-    return ol.pqftl(fs, V.shape[0], epsilon, delta, R, alpha, rng, calibration=calibration, log_base="e")
+    return ol.pqftl(fs, V.shape[0], epsilon, delta, R, alpha, rng, calibration=calibration, log_base=log_base,
+                    inner_log_base=inner_log_base)
+
+
+def online_pqftl_ln(V, y, epsilon, delta, R, alpha, calibration, rng):
+    """online Algorithm 4 under the reading tree_log=ln."""
+    return _online_pqftl_read(V, y, epsilon, delta, R, alpha, calibration, rng, "e", "e")
+
+
+def online_pqftl_inner_log2(V, y, epsilon, delta, R, alpha, calibration, rng):
+    """online Algorithm 4 under the reading tree_inner_log=log2 (the outer log of log(log T / delta) in base 2)."""
+    return _online_pqftl_read(V, y, epsilon, delta, R, alpha, calibration, rng, 2, 2)
+
+
+def online_pqftl_ln_inner_log2(V, y, epsilon, delta, R, alpha, calibration, rng):
+    """online Algorithm 4 under tree_log=ln and tree_inner_log=log2."""
+    return _online_pqftl_read(V, y, epsilon, delta, R, alpha, calibration, rng, "e", 2)
 
 
 _PKG = __package__ or "reference"
@@ -234,10 +252,10 @@ READINGS = {
              "(the reference's default) or ln"),
     "tree_inner_log": Reading(
         name="tree_inner_log", default="ln", values={"ln": None, "log2": None},
-        algorithms=("online:Algorithm 5",), errata="online-E08",
+        algorithms=("online:Algorithm 4", "online:Algorithm 5"), errata="online-E08",
         what="the base of the outer log of log(log T / delta) in the tree's printed sigma^2 (online Algorithm 5 "
-             "line 3; calibration='paper' only): ln (the reference's default, as Lemma 6's proof) or log2 "
-             "(PQFTL's two trees cannot be read so yet: its sigma override is one scale for both)"),
+             "line 3, and PQFTL's two trees through it; calibration='paper' only): ln (the reference's default, as "
+             "Lemma 6's proof) or log2"),
     "scof_average": Reading(
         name="scof_average", default="paper", values={"paper": None, "query_points": None},
         algorithms=("heavy_tailed:Algorithm 1", "heavy_tailed:Algorithm 2"), errata="heavy_tailed-E06",
@@ -255,7 +273,9 @@ _READ_TARGETS = {
     ("online:Algorithm 5", ("ln", "ln")): "online_private_sum_ln",
     ("online:Algorithm 5", ("log2", "log2")): "online_private_sum_inner_log2",
     ("online:Algorithm 5", ("ln", "log2")): "online_private_sum_ln_inner_log2",
-    ("online:Algorithm 4", ("ln",)): "online_pqftl_ln",
+    ("online:Algorithm 4", ("ln", "ln")): "online_pqftl_ln",
+    ("online:Algorithm 4", ("log2", "log2")): "online_pqftl_inner_log2",
+    ("online:Algorithm 4", ("ln", "log2")): "online_pqftl_ln_inner_log2",
     ("heavy_tailed:Algorithm 1", ("query_points",)): f"{_HT_CASES}:heavy_tailed_scof_query_points",
     ("heavy_tailed:Algorithm 2", ("query_points",)): f"{_HT_CASES}:heavy_tailed_cdp_sco_query_points",
 }
@@ -375,9 +395,8 @@ CERTIFIED_NOISE = {
     "online:Algorithm 6": f"{_A}online:pol_noise_scale(L, alpha, B, T, epsilon, delta, 'certified')",
     "online:eq. (13)": "none: not private (IGD)", "online:GIGA": "none: not private",
     "online:eq. (20)": "none: not private (FTL)", "online:eq. (21)": "none: not private (QFTL)",
-    "saddle_point:Algorithm 1": f"the step eta: {_A}saddle_point:private_smd_vertices(..., calibration='certified') "
-                                "(the accountant's largest eta for its vertex samples; .ledger holds each sample's "
-                                "(epsilon_0, sensitivity))",
+    "saddle_point:Algorithm 1": f"the step eta: {_A}saddle_point:certified_eta_algorithm1(epsilon, delta, L0, n // T, "
+                                "K, T) (the accountant's largest eta for its vertex samples)",
     "saddle_point:Algorithm 2": "none: a gradient estimator (no privacy claim of its own)",
     "saddle_point:Algorithm 3": f"the step eta: {_A}saddle_point:private_smd_bias_reduced(..., "
                                 "calibration='certified') (.ledger)",
@@ -385,6 +404,54 @@ CERTIFIED_NOISE = {
                                 f"({_A}saddle_point:private_boosted_saddle_point(..., calibration='certified'))",
     "saddle_point:Algorithm 5": f"the step eta: {_A}saddle_point:private_sco_anytime(..., calibration='certified') "
                                 "(.ledger)",
+}
+
+
+_EQ22 = ("loss: eq. (22), L(theta) = (1/n) sum_i (1/2) (<x_i, theta> - y_i)^2 (the factor 1/2: the per-record "
+         "gradient is (<x_i, theta> - y_i) x_i); declared Lipschitz constant 2 (reference.oracle.cases.erm_geometry:"
+         "LIPSCHITZ: |<x, theta> - y| <= 2 and ||x|| <= 1 on the cases' rows, ||x_i||_2 = 1, |y_i| <= 1, over unit balls)")
+_FAMILY_Q = ("losses: family (Q), f_t(x) = <g_t, x> + (a_t / 2) ||x - c_t||_2^2 (rows of g and c, entries of a), over the "
+             "l2 ball of radius; its implicit step (eq. (13)) has the closed form Pi((x_t - eta g_t + eta a_t c_t) / "
+             "(1 + eta a_t)); a bound on its Lipschitz constant on the ball: max_t ||g_t|| + a_t (||c_t|| + radius)")
+#: Per id, the constants a port needs that the paper leaves implicit or the package chose, each as a value or a
+#: public function of the case's inputs (``list`` and ``list --json``: ``call.constants``). Issue 31: a port of
+#: erm_geometry Algorithm 5 needed the loss's 1/2 and L_2 = 2, a port of saddle_point Algorithm 1 its certified eta.
+CONSTANTS = {
+    "erm_geometry:Algorithm 1": [_EQ22, f"sensitivity of a step's gradient: 2 L / n (replace-one), sigma "
+                                        f"{_A}erm_geometry:certified_gaussian_sigma(epsilon, delta, 2 * 2 / n, T)"],
+    "erm_geometry:Algorithm 1 (Section 3.3)": [_EQ22],
+    "erm_geometry:Algorithm 2": [_EQ22, "lambda_max = 1 (the Hessian x x^T of a unit row), lambda_min = 0, "
+                                        "theta_0 = 0; the minimiser is solved to a Frank-Wolfe gap <= 1e-12"],
+    "erm_geometry:Algorithm 3": [_EQ22],
+    "erm_geometry:Algorithm 4": [_EQ22 + "; L_1 = 2 (l_inf bound of the gradient) over the unit l1 ball",
+                                 "S = {e_1..e_p, -e_1..-e_p} in that order (the selection's candidates)"],
+    "erm_geometry:Algorithm 5": [_EQ22 + "; L_2 = 2", "the gradient's l2 sensitivity 2 L_2 / n (replace-one); mu = "
+                                 "1/(T + 2) as printed; T - 1 noisy steps (the certified sigma composes T - 1 "
+                                 "Gaussian releases)"],
+    "lasso:Theorem 2.6": ["loss: eq. (2), (1/n) sum_i (<x_i, theta> - y_i)^2 (no 1/2: the per-record gradient is "
+                          "2 (<x_i, theta> - y_i) x_i); L_2 = the case's lipschitz (checked on every gradient over the "
+                          "ball); sensitivity 2 L_2 / n", "mu_t = 2/(t + 2), theta_1 = 0"],
+    "online:Algorithm 1": [_FAMILY_Q, "A = IGD, eta_t = 1/(alpha t); lam is lambda_A (the cases pass 2 L / alpha, "
+                           "online-E02); round t adds N(0, beta^2 / t^2 I) to x_(t+1), then projects"],
+    "online:Algorithm 2": [_FAMILY_Q, "sensitivity 2 L / alpha (Lemma 4 with its 1/alpha, online-E02: "
+                           f"{_A}online:igd_sensitivity(L, alpha)); the printed beta uses 2 L (calibration='paper')"],
+    "online:Algorithm 3": [_FAMILY_Q, f"t_q = {_A}online:giga_warmup(LG, alpha) = max(2, ceil(2 LG^2 / alpha^2)) "
+                           "warm-up points (all x1 when given); eta_t = 2/(alpha t); sensitivity "
+                           f"{_A}online:giga_sensitivity(G, alpha) = 4 G / alpha (online-E02)"],
+    "online:Algorithm 4": ["losses: eq. (19) with its 1/2, f_t(x) = (1/2)(y_t - <v_t, x>)^2 + (alpha / 2)||x||^2 "
+                           "(online-E06); R a public bound (||v_t|| <= R, |y_t| <= R, checked); the u-tree's items y v "
+                           "have norm up to R^2 (online-E04); both trees hold the T - 1 items of rounds 1..T-1 "
+                           "(online-E08)"],
+    "online:Algorithm 5": ["item t at leaf bin_k(t - 1), k = floor(log2 T) + 1 bits; an item lies in floor(log2 T) "
+                           "+ 1 populated nodes; node change 2 R (replace-one, online-E03)"],
+    "online:Algorithm 6": [_FAMILY_Q, "alpha = epsilon_g / x_star_bound^2; IGD on l(.; z_t) + (alpha/2)||x||^2 over "
+                           "z_1..z_(T-1) from x1, eta_t = 1/(alpha t); the running sum starts at x1; sensitivity of the "
+                           f"average {_A}online:pol_sensitivity(L, alpha, T) = 2 L (H_T - 1) / (alpha T) (online-E05)"],
+    "saddle_point:Algorithm 1": [f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz (the game's l_inf "
+                                 "gradient bound over the simplices); B = n // T",
+                                 f"certified eta = {_A}saddle_point:certified_eta_algorithm1(epsilon, delta, L0, B, K, "
+                                 "T) (the cases' default output='independent'); the printed one "
+                                 f"{_A}saddle_point:paper_eta_algorithm1(epsilon, delta, L0, B, K, T)"],
 }
 
 
@@ -441,7 +508,7 @@ def call_contract(algorithm: str) -> dict:
     return {"arguments": always + ["rng"], "sometimes": [k for k in order if k not in always],
             "returns": forms, "fields": fields,
             "certified_noise": CERTIFIED_NOISE.get(mine[0].algorithm, "not listed"), "readings": readings,
-            "fixed": FIXED_CHOICES.get(mine[0].algorithm, "")}
+            "fixed": FIXED_CHOICES.get(mine[0].algorithm, ""), "constants": CONSTANTS.get(mine[0].algorithm, [])}
 
 
 #: Per id, the choices the paper leaves free ("an arbitrary theta_1", "split S into disjoint parts") that the
@@ -843,6 +910,8 @@ def check_implementation(target: str | Callable, algorithm: str, mode: str = "al
         def guarded(prop, check):
             try:
                 check()
+            except ConformError as exc:   # conform's own computation failed: said so, not put on the candidate
+                row(prop, False, f"conform's own check failed (not the candidate's exception): {exc}")
             except Exception as exc:     # the candidate's exception (or a check on its output): a FAIL
                 row(prop, False, f"stopped on the candidate: {_raised(exc)}")
 
@@ -868,7 +937,10 @@ def check_implementation(target: str | Callable, algorithm: str, mode: str = "al
                 return
             ok, _, detail = privacy_check(case, function)
             # The same check on the reference at half its noise: it must flag that, or it has no power here.
-            control_ok, _, control = privacy_check(case, ScaledNoise(case, 0.5))
+            control_ok, control_bound, control = privacy_check(case, ScaledNoise(case, 0.5))
+            if np.isnan(control_bound):     # the control did not run: conform's failure, not a flag
+                row("privacy", False, f"{detail}; control (reference at 0.5 x noise) did not run: {control}")
+                return
             detail += f"; control (reference at 0.5 x noise): {control} -> {'missed' if control_ok else 'flagged'}"
             row("privacy", ok and not control_ok, detail)
 

@@ -30,6 +30,15 @@ from ..rng import _plain as _jsonable   # arrays and numpy scalars to plain JSON
 FORMAT_VERSION = 1
 
 
+class ConformError(RuntimeError):
+    """A failure of conform's own computation (its statistic, the reference's side of a check), not of the
+    candidate: the verdict text says so, and never reads "raised ..." as if the candidate had raised it."""
+
+
+class CandidateRaised(Exception):
+    """The candidate raised while conform called it (the message names the exception and the run)."""
+
+
 def resolve(target: str) -> Callable:
     """'package.module:function' -> the function."""
     module, sep, name = target.partition(":")
@@ -207,6 +216,70 @@ def outputs(case: VectorCase, function: Callable, kwargs: dict, seeds) -> list:
     return [case.output(function(**kwargs, rng=np.random.default_rng(s))) for s in seeds]
 
 
+def _finite_entries(out) -> str:
+    """'' when ``out`` is all finite numbers, else what is not (for the verdict's text)."""
+    try:
+        arr = np.asarray(_jsonable(out), dtype=float)
+    except Exception as exc:   # not numbers at all
+        return f"the output is not numbers ({type(exc).__name__}: {exc})"
+    bad = int(np.sum(~np.isfinite(arr)))
+    return f"the output has {bad} non-finite entr{'y' if bad == 1 else 'ies'} (of {arr.size})" if bad else ""
+
+
+def statistics(case: VectorCase, function: Callable, kwargs: dict, seeds, statistic: Callable, *,
+               side: str = "candidate") -> np.ndarray:
+    """``statistic`` of ``function``'s output on ``kwargs`` per seed (:func:`outputs`), each failure attributed:
+
+    - the candidate's call raised: :class:`CandidateRaised` ("the candidate raised ...", with the run);
+    - conform's statistic raised, or is not finite, on the candidate's output: a :class:`ConformError` when the
+      output is finite numbers (a numerical failure of conform's own), else a :class:`CandidateRaised`-free
+      message naming the candidate's non-finite or unreadable output (its output is what is wrong);
+    - anything on the reference's side (``side="reference"``): a :class:`ConformError`."""
+    seeds = list(seeds)
+    if side == "reference" or _batchable(case, function):      # the harness's own side (batched where it can be)
+        side = "reference"
+        try:
+            outs = outputs(case, function, kwargs, seeds)
+        except Exception as exc:
+            raise ConformError(f"conform's own reference sample failed: {type(exc).__name__}: {exc}") from exc
+        pairs = list(enumerate(outs, start=1))
+    else:
+        pairs = []
+        for i, s in enumerate(seeds, start=1):
+            try:
+                result = function(**kwargs, rng=np.random.default_rng(s))
+            except Exception as exc:
+                raise CandidateRaised(f"the candidate raised {type(exc).__name__}: {exc} (run {i} of {len(seeds)})") \
+                    from exc
+            try:
+                pairs.append((i, case.output(result)))
+            except Exception as exc:
+                raise CandidateRaised(f"the candidate's result could not be read as the case's output (run {i}): "
+                                      f"{type(exc).__name__}: {exc}") from exc
+    values = []
+    whose = "the reference's" if side == "reference" else "the candidate's"
+    for i, out in pairs:
+        try:
+            value = float(statistic(out))
+        except Exception as exc:
+            bad = _finite_entries(out)
+            if bad and side != "reference":
+                raise CandidateRaised(f"{bad} (run {i}): conform's statistic could not be computed on it "
+                                      f"({type(exc).__name__}: {exc})") from exc
+            raise ConformError(f"conform's own statistic failed on {whose} output (run {i}; "
+                               f"{'output: ' + bad if bad else 'a finite output'}): {type(exc).__name__}: {exc}") \
+                from exc
+        if not np.isfinite(value):
+            bad = _finite_entries(out)
+            if bad and side != "reference":
+                raise CandidateRaised(f"{bad} (run {i}): conform's law statistic is {value}, not a finite statistic")
+            raise ConformError(f"conform's own statistic is not finite ({value}) on {whose} "
+                               f"{'output (' + bad + ')' if bad else 'finite output'} (run {i}): a numerical failure "
+                               f"of conform, not of the candidate")
+        values.append(value)
+    return np.array(values)
+
+
 def law_check_power(case: VectorCase, factor: float = 0.8, repeats: int = 100, alpha: float | None = None,
                     seed: int = 1, n_runs: int | None = None) -> tuple[int, int]:
     """How often the distribution check rejects the reference run at ``factor`` x its noise:
@@ -268,14 +341,12 @@ def _privacy_check(case: VectorCase, function: Callable, runs: int | None, beta:
     runs = case.privacy_runs if runs is None else runs
     children = np.random.SeedSequence(seed).spawn(2 * runs)
     sides = []
+    side = "reference" if isinstance(function, ScaledNoise) else "candidate"    # the control is the reference's
     try:
         for kwargs, seeds in ((case.make_kwargs(), children[:runs]), (case.neighbour(), children[runs:])):
-            sides.append(np.array([float(case.privacy_statistic(out))
-                                   for out in outputs(case, function, kwargs, seeds)]))
-    except ParameterError:
-        raise
-    except Exception as exc:
-        return False, float("nan"), f"raised {type(exc).__name__}: {exc}"
+            sides.append(statistics(case, function, kwargs, seeds, case.privacy_statistic, side=side))
+    except (CandidateRaised, ConformError) as exc:
+        return False, float("nan"), str(exc)
     if case.claimed_mu is not None:
         result = distinguish(sides[0], sides[1], delta=0.0, beta=beta, rule=HeldOut(), criterion="mu")
         bound, claim, name = result.mu_lower_bound, case.claimed_mu, "mu"
@@ -374,28 +445,17 @@ def distribution_check(case: VectorCase, function: Callable, n_runs: int | None 
     children = np.random.SeedSequence(seed).spawn(2 * n_runs)
     kwargs = case.make_kwargs()
 
-    def sample(fn, seeds):
-        values = []
-        for out in outputs(case, fn, kwargs, seeds):
-            value = float(case.statistic(out))
-            if not np.isfinite(value):
-                raise ParameterError("output", "a finite statistic", value)
-            values.append(value)
-        return np.array(values)
-
     try:
         key = ("law", case.algorithm, case.name, n_runs, seed)
         if _REFERENCE_SIDE is not None and key in _REFERENCE_SIDE:
             ours = _REFERENCE_SIDE[key]
         else:
-            ours = sample(reference, children[:n_runs])
+            ours = statistics(case, reference, kwargs, children[:n_runs], case.statistic, side="reference")
             if _REFERENCE_SIDE is not None:
                 _REFERENCE_SIDE[key] = ours
-        theirs = sample(function, children[n_runs:])
-    except ParameterError:
-        raise
-    except Exception as exc:
-        return False, 0.0, f"raised {type(exc).__name__}: {exc}"
+        theirs = statistics(case, function, kwargs, children[n_runs:], case.statistic)
+    except (CandidateRaised, ConformError) as exc:
+        return False, 0.0, str(exc)
     p_value, test = two_sample_p_value(ours, theirs)
     if test is None:
         return True, 1.0, "both always return the same value"
