@@ -757,15 +757,25 @@ def private_igd(losses, C, T, epsilon, delta, L, alpha, rng, *, calibration="pap
     lam = igd_sensitivity(L, alpha)
     if beta is None:
         beta = pocp_noise_scale(2.0 * L if calibration == "paper" else lam, T, eps, delta, calibration)
-    # Line 3: choose x_1 and xhat_1 randomly from C (Algorithm 1 line 3)
-    # Line 4: for t = 1 to T - 1 (Algorithm 1 line 4; each f_t checked against L and alpha)
-    # Line 5: cost f_t(xhat_t) (Algorithm 1 line 5)
-    # Line 6: learning rate eta_t = 1/(alpha t) (igd_update: the A of Algorithm 1 line 6)
-    # Line 7: IGD update x_{t+1} = argmin_{x in C} (1/2)||x - x_t||^2 + eta_t f_t(x) (igd_update)
-    # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I) (Algorithm 1 line 7, with line 2's beta)
-    # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1}) (Algorithm 1 line 8)
-    return pocp(losses, C, igd_update(alpha), lam, T, eps, delta, rng, calibration=calibration, x1=x1,
-                keep_iterates=keep_iterates, beta=beta, loss_bounds={"L": L, "alpha": alpha}, label="PIGD line 8")
+    # Lines 3-9 are Algorithm 1's lines with A = IGD: pocp runs each as the Algorithm 1 line PIGD_AS_POCP names,
+    # with the arguments set beside it here (nothing else differs; tests/online/test_algorithms.py checks the map).
+    # Line 3: choose x_1 and xhat_1 randomly from C -> Algorithm 1 line 3 (pocp's x1; None draws it uniformly)
+    start = x1
+    # Line 4: for t = 1 to T - 1 -> Algorithm 1 line 4, where each f_t is checked against L and alpha
+    bounds = {"L": L, "alpha": alpha}
+    # Line 5: cost f_t(xhat_t) -> Algorithm 1 line 5, as it is
+    # Line 6: learning rate eta_t = 1/(alpha t) -> Algorithm 1 line 6: the step inside A = igd_update(alpha)
+    # Line 7: IGD update x_{t+1} = argmin_{x in C} (1/2)||x - x_t||^2 + eta_t f_t(x) -> Algorithm 1 line 6 (A)
+    update = igd_update(alpha)
+    # Line 8: noise addition, b_{t+1} ~ N(0, beta^2/t^2 I) -> Algorithm 1 line 7, with line 2's beta
+    # Line 9: output xhat_{t+1} = Pi_C(xtilde_{t+1}) -> Algorithm 1 line 8, as it is
+    return pocp(losses, C, update, lam, T, eps, delta, rng, calibration=calibration, x1=start,
+                keep_iterates=keep_iterates, beta=beta, loss_bounds=bounds, label="PIGD line 8")
+
+
+#: Algorithm 2's line -> the line of Algorithm 1 that runs it inside :func:`pocp` (A = IGD: lines 6 and 7, the step
+#: and the update, are both Algorithm 1's line 6; line 8's noise is line 7 with Algorithm 2's beta).
+PIGD_AS_POCP = {"3": "3", "4": "4", "5": "5", "6": "6", "7": "6", "8": "7", "9": "8"}
 
 
 # ---------------------------------------------------------------------------
@@ -976,7 +986,10 @@ def pqftl(losses, T, epsilon, delta, R, alpha, rng, *, calibration="paper", log_
             raise ParameterError(f"losses[{t}]", "a SquaredLoss (eq. (19))", type(f).__name__)
         if d is None:
             d = f.dim
-            x_hat = np.zeros(d)                 # xhat_1 of line 3
+            # xhat_1 = 0^d of line 3, made here and not before the loop: pqftl takes no d, the stream is read one
+            # loss per round and d is f_1's dimension. Nothing is drawn and f_1 is not used, so xhat_1 is the
+            # line-3 point, released before f_1's cost is paid (line 6), as the paper has it.
+            x_hat = np.zeros(d)
             decisions.append(x_hat)
         if f.dim != d or abs(f.alpha - alpha) > _REL * alpha:
             raise ParameterError(f"losses[{t}]", f"dimension {d} and alpha = {alpha:g}", (f.dim, f.alpha))

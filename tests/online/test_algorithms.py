@@ -235,3 +235,31 @@ def test_pigd_is_pocp_with_igd(T):
     assert a.ledger.events[0].sensitivity == b.ledger.events[0].sensitivity
     assert a.ledger.events[0].label.startswith("PIGD line 8:") and b.ledger.events[0].label.startswith("Algorithm 1 line 7:")
     assert np.linalg.norm(a.decisions[0]) > 0                          # x_1 drawn from C, not 0
+
+
+def test_pigd_lines_name_the_pocp_lines_that_run_them():
+    """Algorithm 2 runs inside pocp (Algorithm 1 with A = IGD): every `# Line k` comment of private_igd for k = 3..9
+    names the Algorithm 1 line of ol.PIGD_AS_POCP, pocp has a `# Line j` comment for each such j, and the map covers
+    Algorithm 2's lines 3..9 exactly. A comment pointing at another line (or a line 7 said to be line 7) fails."""
+    from pathlib import Path
+
+    from reference.traceability import algorithm_lines
+
+    root = Path(ol.__file__).resolve().parents[2]
+    igd = {k: text for k, text, _ in algorithm_lines("reference.algorithms.online:private_igd", root)}
+    pocp = {k for k, _, _ in algorithm_lines("reference.algorithms.online:pocp", root)}
+    assert set(ol.PIGD_AS_POCP) == {str(k) for k in range(3, 10)} <= set(igd)
+    for k, j in ol.PIGD_AS_POCP.items():
+        assert f"-> Algorithm 1 line {j}" in igd[k], (k, igd[k])
+        assert j in pocp, j
+    # the map is the one the run follows: PIGD is pocp with A = IGD and line 2's beta, draw for draw
+    rng_fs = np.random.default_rng(5)
+    C = L2Ball(3, 0.7)
+    fs = [ol.QuadraticLoss(rng_fs.uniform(-0.5, 0.5, 3), 0.6 * rng_fs.uniform(1, 2), rng_fs.uniform(-0.3, 0.3, 3))
+          for _ in range(37)]
+    L = max(f.lipschitz(C) for f in fs)
+    a = ol.private_igd(fs, C, 37, 2.0, 1e-3, L, 0.6, np.random.default_rng(9), calibration="certified")
+    beta = ol.pocp_noise_scale(ol.igd_sensitivity(L, 0.6), 37, 2.0, 1e-3, "certified")
+    b = ol.pocp(fs, C, ol.igd_update(0.6), ol.igd_sensitivity(L, 0.6), 37, 2.0, 1e-3, np.random.default_rng(9),
+                calibration="certified", beta=beta)
+    np.testing.assert_array_equal(a.decisions, b.decisions)
