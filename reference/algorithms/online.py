@@ -1249,7 +1249,8 @@ CLAIMS = (
           "PQFTL's regret is polylogarithmic in T: after the burn-in where (31)'s denominator is not positive, the "
           "median over independent runs grows with exponent < 1/2 while the data-blind learner's (xhat = 0) is "
           "linear, and the whole-run median stays below half the data-blind regret at every T (certified trees, "
-          "eps = 100; 20 of 20 seed offsets); three times the noise fails.", "online Theorem 8, eq. (32)"),
+          "eps = 300, R = 1.3, alpha = 0.7, T = 100, 256, 600, 1024; 20 of 20 seed offsets); three times the noise "
+          "fails.", "online Theorem 8, eq. (32)"),
     Claim("online:eq. (12)", "utility",
           "E sum_t ||b_{t+1}|| = sqrt2 beta Gamma((d+1)/2)/Gamma(d/2) H_{T-1} (the noise POCP draws sums to it); "
           "eq. (12)'s first step (sum 1/t replaced by the integral ln(T - 1)) is false, its final bound "
