@@ -316,12 +316,12 @@ def test_pgiga_expected_regret_within_theorem_6(monkeypatch):
     """Theorem 6 on a generic instance: d = 3, C the l2 ball of radius 1.3 (||C|| = 2.6), T = 8000, delta = 0.01,
     curvature varying with t in [alpha, L_G] = [0.45, 6.3] (t_q = ceil(2 L_G^2/alpha^2) = 392), G = 16.26 (the
     gradient bound over C), certified noise, x_1 at the pole opposite x*. At eps = 1e9 the bound (30591; its terms
-    2280 + 11737 + 16573) separates: the fixed decision x_1 (98317) and uniform decisions on C (37016), run
-    beside, exceed it; PGIGA's mean of 5 runs + 3 SE is 4915 (its warm-up rounds are ~4800 of it; sd 0.1). The
-    false-alarm rate is nil in practice: the statistic sits 2.6e5 standard deviations below the bound.
+    2280 + 11737 + 16573) separates: the fixed decision x_1 (98317) and uniform decisions on C (36550), run
+    beside, exceed it; PGIGA's mean of 5 runs + 3 SE is 4914 (its warm-up rounds are ~4820 of it; sd 0.006). The
+    false-alarm rate is nil in practice: the statistic sits 4e6 standard deviations below the bound.
     The warm-up t_q is visible: t_q = 2 G^2/alpha^2 (the Lipschitz constant G of f_t, the one line 2 calls
     L, in place of L_G; 2612 rounds) fails the same assertion (32824 > 30591). A shorter warm-up cannot fail an
-    upper bound on regret: 2 L_G/alpha (28 rounds, mean 378) or 2 L_G^2/alpha (177 rounds, 2200) pay fewer
+    upper bound on regret: 2 L_G/alpha (28 rounds, 373) or 2 L_G^2/alpha (177 rounds, 2199) pay fewer
     data-blind rounds; starting GIGA before Lemma 5's 2 L_G^2/alpha^2 breaks the sensitivity, not the regret,
     and tests/online/test_algorithms.py::test_pgiga_and_giga_updates_are_line_7 rejects it (mutant online-M45)."""
     d, r, alpha, LG, T, eps, delta = 3, 1.3, 0.45, 6.3, 8000, 1e9, 0.01
