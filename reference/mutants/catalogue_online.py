@@ -173,8 +173,8 @@ MUTANTS = (
     Mutant(
         id="online-M22", target="online:Algorithm 4", bug_class="composition",
         description="PQFTL's printed V-tree noise at eps instead of line 7's eps/2",
-        file=F, find='sig_V = tree_sigma(R * R, T, eps / 2, delta / 2, "paper", log_base=log_base)',
-        replace='sig_V = tree_sigma(R * R, T, eps, delta / 2, "paper", log_base=log_base)',
+        file=F, find='sig_V = tree_sigma(R * R, T, eps / 2, delta / 2, "paper", log_base=log_base,',
+        replace='sig_V = tree_sigma(R * R, T, eps, delta / 2, "paper", log_base=log_base,',
         checks=(f"{T_LAW}::test_pqftl_paper_trees_split_eps_and_delta_in_half",),
     ),
     # The review's other mutants, killed by the tests that were already there.
