@@ -1,5 +1,6 @@
 """Measure the peer-accountant table of docs/accountant.md: every ledger of peers.ledgers() through certify,
-TF Privacy's RDP and tree accountants, the PRV accountant and dp-accounting's PLD bracket.
+TF Privacy's RDP and tree accountants, the PRV accountant, dp-accounting's PLD bracket and Opacus's RDP and
+PRV accountants (Gaussian ledgers only).
 
     python -m tests.clients.accountant_table [--json FILE] [--max-events N] [--max-T T] [--only NAME,...]
 
@@ -42,7 +43,7 @@ after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"result": out, "error": err, "cpu_s": cpu, "peak_mb": (after - before) / 1024}))
 """
 
-ORDER = ("certify", "tfp-rdp", "tfp-tree", "prv", "dp-pld")
+ORDER = ("certify", "tfp-rdp", "tfp-tree", "prv", "dp-pld", "opacus-rdp", "opacus-prv")
 
 
 def measure(spec_name: str, accountant: str, timeout: float = 900.0) -> dict:
@@ -70,10 +71,12 @@ def table(max_events=10 ** 5, max_T=2 ** 20, only=None) -> list[dict]:
                 continue
             if name == "tfp-tree" and spec.trees is None:
                 continue
+            if name.startswith("opacus") and spec.family not in ("gaussian", "tree"):
+                continue        # Opacus accounts Gaussian steps only
             row["peers"][name] = measure(spec.name, name)
             print(spec.name, name, row["peers"][name], flush=True)
         # the tightest sound value: the exact one where known, else the smallest upper bound reported
-        uppers = [m["result"]["epsilon"] for m in row["peers"].values() if m.get("result")]
+        uppers = [m["result"]["epsilon"] for n, m in row["peers"].items() if m.get("result") and n != "prv-estimate"]
         row["tightest"] = exact if exact is not None else (min(uppers) if uppers else None)
         rows.append(row)
     return rows
@@ -86,6 +89,8 @@ def markdown(rows) -> str:
         if m.get("error"):
             return f"fails ({m['error'][:60]})"
         r = m["result"]
+        if r is None:
+            return "n/a"
         ratio = r["epsilon"] / tight if tight else float("nan")
         extra = f"; estimate {r['estimate']:.6g}" if "estimate" in r else ""
         extra += f"; optimistic {r['optimistic']:.6g}" if "optimistic" in r else ""

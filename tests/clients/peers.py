@@ -190,3 +190,37 @@ def exact_epsilon(spec: LedgerSpec, delta: float = DELTA):
             mid = (lo + hi) / 2
             lo, hi = (mid, hi) if profile(mid) > target else (lo, mid)
         return float(hi)
+
+
+def _opacus_history(spec: LedgerSpec):
+    """Opacus accounts only (Poisson-subsampled) Gaussian steps: history rows (noise_multiplier, sample_rate = 1,
+    steps), as its accountants' ``step`` builds them (and ``get_noise_multiplier`` sets them). None for a ledger
+    with another kind."""
+    if any(kind != "gaussian" for kind, *_ in spec.blocks):
+        return None
+    return [(scale / sens, 1.0, count) for _, sens, scale, count in spec.blocks]
+
+
+def opacus_rdp_epsilon(spec: LedgerSpec, delta: float = DELTA):
+    history = _opacus_history(spec)
+    if history is None:
+        return None
+    from opacus.accountants import RDPAccountant
+
+    acc = RDPAccountant()
+    acc.history = history
+    return {"epsilon": float(acc.get_epsilon(delta))}
+
+
+def opacus_prv_epsilon(spec: LedgerSpec, delta: float = DELTA):
+    history = _opacus_history(spec)
+    if history is None:
+        return None
+    from opacus.accountants import PRVAccountant
+
+    acc = PRVAccountant()
+    acc.history = history
+    return {"epsilon": float(acc.get_epsilon(delta, eps_error=PRV_EPS_ERROR))}
+
+
+ACCOUNTANTS.update({"opacus-rdp": opacus_rdp_epsilon, "opacus-prv": opacus_prv_epsilon})

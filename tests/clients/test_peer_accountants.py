@@ -102,3 +102,21 @@ def test_prv_estimate_is_below_the_exact_epsilon_of_ten_laplace_events(brackets)
     spec = next(s for s in SPECS if s.name.startswith("10 Laplace"))
     r = P.prv_epsilon(spec)
     assert r["estimate"] < brackets[spec.name]["optimistic"] < r["epsilon"]
+
+
+GAUSSIAN_SPECS = [s for s in SPECS if s.family in ("gaussian", "tree")]
+
+
+@pytest.mark.parametrize("spec", GAUSSIAN_SPECS, ids=[s.name for s in GAUSSIAN_SPECS])
+def test_opacus_accountants_are_the_rdp_and_prv_methods_and_sound(spec):
+    """Opacus 1.6 accounts (Poisson-subsampled) Gaussian steps only; at sample rate 1 its RDPAccountant gives TF
+    Privacy's RDP epsilon (the same orders' formulas, to 1e-9) and its PRVAccountant prv-accountant's upper bound
+    (its port, to 1e-5); both are above the exact epsilon. Laplace and mixed ledgers: not expressible in Opacus."""
+    pytest.importorskip("opacus")
+    exact = P.exact_epsilon(spec)
+    rdp = P.opacus_rdp_epsilon(spec)["epsilon"]
+    prv = P.opacus_prv_epsilon(spec)["epsilon"]
+    assert rdp == pytest.approx(P.tfp_rdp_epsilon(spec)["epsilon"], rel=1e-9)
+    assert prv == pytest.approx(P.prv_epsilon(spec)["epsilon"], rel=1e-5)
+    assert rdp > exact and prv > exact
+    assert P.opacus_rdp_epsilon(P.ledgers(1000, 16)[5]) is None     # a Laplace ledger: no Opacus accounting
