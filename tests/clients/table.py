@@ -32,6 +32,9 @@ def candidates():
         ("TreeCumulativeSumQuery (use_efficient=False)", A.query_private_sum, alg5),
         ("TreeCumulativeSumQuery (default use_efficient=True)", A.efficient_query_private_sum, alg5),
         ("TreeCumulativeSumQuery, half noise_multiplier (wrong)", A.query_private_sum_half_noise, alg5),
+        ("TreeAggregator", A.tree_aggregator_private_sum, alg5),
+        ("TreeAggregator, noise seeded by level (wrong)", A.tree_aggregator_private_sum_level_noise, alg5),
+        ("TreeAggregator, stepped once before item 1 (wrong)", A.tree_aggregator_private_sum_shifted, alg5),
     ]
 
 

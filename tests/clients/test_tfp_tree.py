@@ -163,8 +163,16 @@ def test_wrong_tree_aggregator_variants_are_rejected_by_the_law(fn):
     assert not report["passed"] and v["law"]["verdict"] == "fail", format_report(report)
 
 
-def test_wrong_private_sum_variant_is_rejected_by_the_law():
-    report, v = _conform(A.query_private_sum_half_noise, ALG5, "law")
+def test_private_sum_through_the_aggregator_conforms_by_the_law():
+    report, v = _conform(A.tree_aggregator_private_sum, ALG5, "law,validation")
+    assert report["passed"] and v["law"]["verdict"] == "pass", format_report(report)
+
+
+@pytest.mark.parametrize("fn", [A.query_private_sum_half_noise, A.tree_aggregator_private_sum_level_noise,
+                                A.tree_aggregator_private_sum_shifted],
+                         ids=["half-noise", "noise-shared-within-a-level", "layout-shifted-by-one"])
+def test_wrong_private_sum_variants_are_rejected_by_the_law(fn):
+    report, v = _conform(fn, ALG5, "law")
     assert not report["passed"] and v["law"]["verdict"] == "fail", format_report(report)
 
 

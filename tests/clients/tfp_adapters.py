@@ -278,3 +278,26 @@ def efficient_query_private_sum(W, R, epsilon, delta, calibration, rng):
 def query_private_sum_half_noise(W, R, epsilon, delta, calibration, rng):
     """Wrong: noise_multiplier halved."""
     return _private_sum(W, R, epsilon, delta, calibration, rng, False, scale=0.5)
+
+
+def _aggregator_private_sum(W, R, epsilon, delta, calibration, rng, variant):
+    from reference.algorithms.online import tree_sigma
+
+    W = _stream(W, "W")
+    sigma = tree_sigma(R, W.shape[0], epsilon, delta, calibration)
+    return _aggregator_sums(W, sigma, rng, 2.0 * float(R), float(R), False, variant)
+
+
+def tree_aggregator_private_sum(W, R, epsilon, delta, calibration, rng):
+    """``TreeAggregator`` noise at the contract's sigma added to the exact prefix sums (items checked <= R)."""
+    return _aggregator_private_sum(W, R, epsilon, delta, calibration, rng, "plain")
+
+
+def tree_aggregator_private_sum_level_noise(W, R, epsilon, delta, calibration, rng):
+    """Wrong: node noise seeded by level (one draw per level)."""
+    return _aggregator_private_sum(W, R, epsilon, delta, calibration, rng, "level")
+
+
+def tree_aggregator_private_sum_shifted(W, R, epsilon, delta, calibration, rng):
+    """Wrong: the tree stepped once before the first item."""
+    return _aggregator_private_sum(W, R, epsilon, delta, calibration, rng, "shifted")
