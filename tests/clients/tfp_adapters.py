@@ -25,7 +25,8 @@ core:private_prefix_sums        ``tree_aggregator_prefix_sums``: ``TreeAggregato
 online:Algorithm 5              ``query_private_sum``: sigma = reference.algorithms.online:tree_sigma(R, T,
                                 epsilon, delta, calibration) (the contract's function for a port without an
                                 accountant; TF Privacy calibrates nothing itself), then the query above at
-                                ``clip_norm = R``, ``noise_multiplier = sigma / R``.
+                                ``clip_norm = R``, ``noise_multiplier = sigma / R``; ``tree_aggregator_private_sum``:
+                                ``TreeAggregator`` noise at that sigma added to the float64 sums.
 ==============================  =================================================================================
 
 Randomness: TF Privacy's ``GaussianNoiseGenerator`` draws ``tf.random.stateless_normal`` at a seed pair that
@@ -39,7 +40,7 @@ then runs one stream in about 1.5 ms of CPU (eager TF costs about 0.1 s per tree
 Wrong variants (each must be rejected by conform; tests/clients/test_tfp_tree.py): ``*_half_noise`` (half the
 standard deviation), ``*_level_noise`` (a ``ValueGenerator`` seeded by the node's level instead of its index:
 every node of one level carries the same noise) and ``*_shifted`` (the tree stepped once before the first item:
-release t carries the noise of the tiling of [1, t + 1], the node layout shifted by one leaf).
+release t carries the noise of the tiling of [1, t + 1], the node layout shifted by one leaf), for both ids.
 """
 
 from __future__ import annotations
