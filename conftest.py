@@ -4,6 +4,8 @@
            the default run is derandomized (a failure it finds once, it finds every time),
            --deep explores with fresh random examples
 --impl     MODULE:FUNCTION of another implementation to run the property suite against
+-m clients
+           also run the TF Privacy conform tests and the peer-accountant checks (tox -e clients)
 -m crosscheck
            also run the cross-checks against Google's dp-accounting (tox -e crosscheck); they are
            skipped otherwise, even where dp-accounting is installed
@@ -61,6 +63,13 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if "crosscheck" in item.keywords:
                 item.add_marker(skip_cc)
+    if "clients" not in (config.option.markexpr or ""):
+        # TF Privacy and the peer accountants (TensorFlow takes seconds to import, each conform run minutes):
+        # only where asked for (tox -e clients), even when the libraries happen to be installed
+        skip_cl = pytest.mark.skip(reason="TF Privacy / peer accountants: use -m clients (tox -e clients)")
+        for item in items:
+            if "clients" in item.keywords:
+                item.add_marker(skip_cl)
     if not config.getoption("--deep"):
         skip = pytest.mark.skip(reason="long statistical run: use --deep")
         for item in items:
