@@ -1311,4 +1311,16 @@ CLAIMS = (
           "n below the bucket count (the error names the constraint and the smallest n that works) are refused; "
           "the schedules refuse tau < 10 (naming the smallest n with tau >= 10) unless strict=False, and R > 10.",
           "heavy_tailed Theorem 4.1, Algorithm 3, Theorems 5.2, 5.5, 5.7"),
+    Claim("heavy_tailed:Lemma 2.3", "accounting",
+          "(a) eps-DP implies (eps^2/2)-CDP and (b) (eps^2/2)-CDP implies (eps^2/2 + eps sqrt(2 log(1/delta)), "
+          "delta)-DP: the package's conversions (zcdp_of_pure, event_rho, zcdp_to_dp, zcdp_for_dp) are these "
+          "expressions in mpmath; (a) holds on eps-randomized response at every Renyi order checked where eps^2/4 "
+          "fails, (b) on the Gaussian shift mu = eps (exact delta <= delta) where sqrt(log(1/delta)) for "
+          "sqrt(2 log(1/delta)) fails.", "heavy_tailed Lemma 2.3 ([BS16] Propositions 1.3, 1.4)"),
+    Claim("heavy_tailed:Lemma 2.5", "privacy",
+          "The Laplace mechanism with Lap(Delta_1/eps) per coordinate is eps-DP and the Gaussian mechanism with "
+          "N(0, Delta_2^2/(2 rho) I) is rho-CDP: the package's calibrations are these scales (mpmath), the privacy "
+          "loss (Laplace) and Renyi divergence (Gaussian) computed from the densities meet eps and alpha rho where "
+          "half the scale (Laplace) or half the variance (Gaussian) does not, and the mechanisms draw noise of that "
+          "law (Kolmogorov-Smirnov).", "heavy_tailed Lemma 2.5 ([DMNS06], [BS16] Proposition 1.6)"),
 )

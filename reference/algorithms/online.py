@@ -1316,4 +1316,24 @@ CLAIMS = (
           "The non-private iterates are bit-identical across noise seeds (noise never enters the state); with "
           "zero noise POCP/PIGD release the non-private iterates, PQFTL equals QFTL, POL returns the average IGD "
           "iterate.", "online Algorithm 1 line 6, Algorithms 4 and 6"),
+    Claim("online:Algorithm 2 lines", "invariant",
+          "PIGD releases, from the same seed, exactly the decisions of Algorithm 2's lines recomputed from the paper: "
+          "x_1 = xhat_1 uniform on C, eta_t = 1/(alpha t), the implicit step of line 7, line 8's noise N(0, beta^2/t^2 "
+          "I) with the printed beta (2L), the projection of line 9; line 5's costs are f_t(xhat_t).",
+          "online Algorithm 2; docs/errata.md online-E06"),
+    Claim("online:Algorithm 3 lines", "invariant",
+          "PGIGA releases, from the same seed, exactly the decisions of Algorithm 3's lines recomputed from the paper: "
+          "t_q = 2 L_G^2/alpha^2 rounded up, random warm-up decisions, eta_t = 2/(alpha t) from t = t_q, the "
+          "projected gradient step of line 7, line 8's noise with the printed beta (2G), the projection of line 9.",
+          "online Algorithm 3; docs/errata.md online-E06"),
+    Claim("online:Algorithm 4 lines", "invariant",
+          "PQFTL releases, from the same seed, exactly the decisions of Algorithm 4's lines recomputed from the paper: "
+          "xhat_1 = 0, the V- and u-trees' prefix sums (Algorithm 5 at (R^2, eps/2, delta/2) and (R, eps/2, "
+          "delta/2), each node's noise drawn once), xhat_{t+1} = (t alpha I + Vhat_t)^(-1) uhat_t.",
+          "online Algorithm 4, Algorithm 5; docs/errata.md online-E03, online-E08"),
+    Claim("online:Algorithm 6 lines", "invariant",
+          "POL releases, from the same seed, exactly the point of Algorithm 6's lines recomputed from the paper: "
+          "C the ball of radius B when C = R^d, alpha = eps_g/B^2, the sum x_1 + ... + x_T of the IGD iterates on "
+          "f_t + (alpha/2)||x||^2 with eta_t = 1/(alpha t), divided by T, line 13's printed beta, the projection.",
+          "online Algorithm 6"),
 )
