@@ -1434,6 +1434,12 @@ CLAIMS = (
           "For bilinear games (L2 = 0) Algorithm 1 with K = 1, B ~ sqrt(log d log(1/delta))/eps, T = n/B has expected "
           "duality gap decaying like n^(-1/2) (fitted exponent excludes the first-order rate's -1/3).",
           f"§3 Theorem 3.1 eq. (7); arXiv v1/v2 abstracts (rate); recipe: docs/errata.md saddle_point-E05", "derived"),
+    Claim("saddle_point:Lemma 2.1", "constant",
+          "For f L1-smooth w.r.t. a norm, deterministic x^1..x^K and independent x~^k with E x~^k = x^k: |E f(x~) - "
+          "f(x_bar)| <= (L1 / (2 K^2)) sum_k E||x~^k - x^k||^2 (averages x~, x_bar); exact on finite laws with "
+          "different means (l2 and l1 with vertex sampling), with equality for f = +-(L1/2)||z||_2^2, where the "
+          "constant 1/4 fails.",
+          f"seed Lemma 2.1 proof skeleton (telescoping, martingale differences, -f smooth); {_CAT}", "reconstructed"),
     Claim("saddle_point:Corollary 2.3", "constant",
           "Maurey with function values on the simplex: |E f(x_tilde) - f(x_bar)| <= (L1 / (2 K^2)) sum_k E||x_tilde^k - "
           "x^k||_1^2 <= 2 L1 / K for L1-smooth f, with equality (1/(2K))(sum_j x_j Q_jj - x^T Q x) for quadratics.",
