@@ -1311,6 +1311,12 @@ CLAIMS = (
           "n below the bucket count (the error names the constraint and the smallest n that works) are refused; "
           "the schedules refuse tau < 10 (naming the smallest n with tau >= 10) unless strict=False, and R > 10.",
           "heavy_tailed Theorem 4.1, Algorithm 3, Theorems 5.2, 5.5, 5.7"),
+    Claim("heavy_tailed:Theorem 6.4", "lower-bound",
+          "Every rho-CDP algorithm has worst-case excess Omega(sqrt(d/n) + sqrt(d) min(1, (sqrt(d)/(sqrt(rho) n))^((k-1)/k))) "
+          "on l = -<w, x> over the unit ball: B.9's Gaussian packing (noise scaled to k-th moment 1) and packing Q_nu "
+          "give, through (14) and Fano, terms whose ratios to sqrt(d/n) and to the private shape are bounded constants "
+          "on n = 10..1e7 (the wrong shapes drift > 10x), saturating at p = 1; Algorithm 2 on the instance is not below.",
+          "heavy_tailed Theorem 6.4 / B.7, Appendix B.9, Theorem 1.4; heavy_tailed-E11, -E17, -E18"),
     Claim("heavy_tailed:Lemma 2.3", "accounting",
           "(a) eps-DP implies (eps^2/2)-CDP and (b) (eps^2/2)-CDP implies (eps^2/2 + eps sqrt(2 log(1/delta)), "
           "delta)-DP: the package's conversions (zcdp_of_pure, event_rho, zcdp_to_dp, zcdp_for_dp) are these "
