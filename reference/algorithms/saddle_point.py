@@ -1456,6 +1456,13 @@ CLAIMS = (
           "Algorithm 4 splits the records into k disjoint parts of n/(3k) for Algorithm 3, 2 k k' of n/(6kk') for the "
           "Frank-Wolfe gap estimates and a held-out rest of at least n/3, k = ceil(log2(4/beta)), k' = ceil(log2(8k/beta)).",
           f"seed Proofs 3.21, 3.25 ('parallel composition', 'steps 5, 6, 10'); {_CAT}", "reconstructed"),
+    Claim("saddle_point:Theorem 3.20", "utility",
+          "With probability >= 1 - beta, Algorithm 4's selected candidate has Gap(x_i*, y_i*) <= min_i Gap(x_i, y_i) + "
+          "alpha_3 + e_i* + 4 alpha_2 (Proof 3.25's chain): alpha_3 = (2 Delta_s/eps)(log k + log(4/beta)), alpha_2 the "
+          "held-out deviation (within Hoeffding's B0 sqrt(2 log(8kk'/beta)/m)), e_i* the gap estimates' error measured "
+          "exactly in place of 4 R_FW (PVRFW is not implemented, saddle_point-E09); uniform selection fails it. The "
+          "alpha_4 part is Theorem 3.14's.",
+          f"§3 Theorem 3.20, Proof 3.25, Theorem 3.24; {_CAT}, -E09", "reconstructed"),
     Claim("saddle_point:Theorem 3.20 selection", "privacy",
           "Algorithm 4 selects candidate i with probability proportional to exp(-eps s_i / (2 Delta_s)), Delta_s = 4 B0 / m; "
           "replacing a held-out record moves every score by at most Delta_s and every log-probability by at most eps; "
