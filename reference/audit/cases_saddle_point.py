@@ -225,7 +225,11 @@ def rate_cases() -> list:
             claim="saddle_point:Theorem 3.14",
             title=f"Algorithm 3 (Theorem 3.14's recipe), {kind} equilibrium: gap / (M+1) vs n",
             trial=functools.partial(theorem_3_14_trial, kind=kind),
-            grid=(4000.0, 16000.0, 64000.0, 256000.0), quick_grid=(4000.0, 16000.0, 64000.0),
+            # the pure game's gap leaves the start point's only slowly: on 4k..256k it is the transition of mirror
+            # descent towards its ell/(eta tau) regime (eta tau = 1.3..5), which the fit there measured (-0.36,
+            # inconsistent); from about 1M on the slope is the theorem's (docs/errata.md saddle_point-E14)
+            grid=(4000.0, 16000.0, 64000.0, 256000.0) if kind == "mixed" else (1e6, 2e6, 4e6, 8e6),
+            quick_grid=(4000.0, 16000.0, 64000.0) if kind == "mixed" else (1e6, 2e6, 4e6),
             repeats=6, quick_repeats=3, claimed_slope=-0.5, relation="at_most", tolerance=0.1,
             nearest_wrong_slope=0.0,
             negative_control=functools.partial(theorem_3_14_start_point, kind=kind),
