@@ -1314,8 +1314,8 @@ CLAIMS = (
     Claim("heavy_tailed:Theorem B.8", "utility",
           "Theorem B.8's private term at its schedule: the oracle adds N ~ N(0, sigma^2 I) with the proof's sigma^2 = "
           "72 tau^2 d^3 T log^2(Mnd/beta)/(rho n^2) (measured; Theorem 5.2's m rejected), so the variance term 2 eta "
-          "E||N||^2 is 144 log^2(Mdn/beta) M tau d^2/(n sqrt rho): the log squared, not the printed log, whose constant "
-          "would grow like log(1/beta); the term exceeds the loss range M R until n ~ 1e9 at d = 128, so no excess "
+          "E||N||^2 is 144 log^2(Mdn/beta) M tau d^2/(n sqrt rho): the proof supports the log squared, not the printed "
+          "log (its ratio to the printed term grows like log(1/beta)); the term exceeds the loss range M R until n ~ 1e9 at d = 128, so no excess "
           "risk is measured.", "heavy_tailed Theorem B.8 and its proof (Appendix B.11); heavy_tailed-E19"),
     Claim("heavy_tailed:Theorem 6.4", "lower-bound",
           "Every rho-CDP algorithm has worst-case excess Omega(sqrt(d/n) + sqrt(d) min(1, (sqrt(d)/(sqrt(rho) n))^((k-1)/k))) "
