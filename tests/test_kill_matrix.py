@@ -70,9 +70,10 @@ def fast_results(request) -> dict:
     """The fast mutants this session selected, run two at a time (each is its own subprocess of pytest on a
     copy of the package, so the default run uses both cores here); results by id.
 
-    Session scope, not module scope: under ``--dist loadgroup`` the worker that runs this group interleaves
-    other modules' tests between its items, and a module fixture is torn down and rebuilt at each return to
-    this module; it then ran the whole matrix twice (two setups of 270-290 s each in one default run)."""
+    Built once per run: the default run distributes whole files (``--dist loadfile``, pyproject.toml), so every
+    item of this file runs in one worker, and the fixture is session-scoped. (Under ``--dist loadgroup`` with
+    pytest 9 the items were split over both workers and each built the fixture: the whole matrix ran twice,
+    two setups of 310-330 s in one default run.)"""
     from reference.mutants import run_matrix
 
     wanted = {item.callspec.params["mutant"].id for item in request.session.items
@@ -80,7 +81,6 @@ def fast_results(request) -> dict:
     return {r.mutant.id: r for r in run_matrix([m for m in FAST if m.id in wanted], workers=2)}
 
 
-@pytest.mark.xdist_group("kill_matrix")    # one worker runs them all (the fixture above, once)
 @pytest.mark.parametrize("mutant", FAST, ids=[m.id for m in FAST])
 def test_fast_mutant_is_killed(mutant, fast_results):
     result = fast_results[mutant.id]
