@@ -616,7 +616,7 @@ def giga(losses, C, alpha, *, x1, T=None, step_constant=1.0) -> BaseRun:
     """GIGA (§3.4): x_{t+1} = Pi_C(x_t - eta_t grad f_t(x_t)), eta_t = step_constant/(alpha t)
     (the standard 1; PGIGA uses 2)."""
     C = _check_set(C)
-    alpha = check_positive(alpha, "alpha")
+    alpha, step_constant = check_positive(alpha, "alpha"), check_positive(step_constant, "step_constant")
     x = _initial_point(C, x1, None)
     xs, costs = [x], []
     for t, f in _rounds(losses, T if T is not None else 10**18):
@@ -797,7 +797,7 @@ def private_giga(losses, C, T, epsilon, delta, G, LG, alpha, rng, *, calibration
     """
     T, eps, delta, rng = _common(T, epsilon, delta, rng, calibration)
     C = _check_set(C)
-    G = check_positive(G, "G")
+    G, LG, alpha = check_positive(G, "G"), check_positive(LG, "L_G"), check_positive(alpha, "alpha")
     # Line 2: parameters; t_q = 2 L_G^2 / alpha^2 (rounded up, at least 2)
     tq = giga_warmup(LG, alpha)
     lam = giga_sensitivity(G, alpha)
