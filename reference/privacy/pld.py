@@ -302,15 +302,22 @@ def _tilted(p: DiscretePLD, lam: float) -> tuple[np.ndarray, float]:
     return x / s, c + math.log(s)
 
 
-def saddle_tilt(parts, eps: float) -> float:
-    """The tilt lambda >= 0 whose tilted composition has mean eps (0 if the untilted mean is already
-    above). Only the accuracy depends on it, never the validity, so it is found roughly."""
+def _end_to_end(parts):
+    """The parts' losses and log-masses laid end to end, with each part's start, size and count: per-part
+    sums of a function of (loss, log-mass) are then one ``reduceat`` pass, however many parts there are."""
     loss = np.concatenate([(p.offset + np.arange(p.masses.size)) * p.h for p, _ in parts])
     with np.errstate(divide="ignore"):
         logm = np.concatenate([np.log(p.masses) for p, _ in parts])
     starts = np.cumsum([0] + [p.masses.size for p, _ in parts])[:-1]
     sizes = np.array([p.masses.size for p, _ in parts])
     counts = np.array([c for _, c in parts], dtype=float)
+    return loss, logm, starts, sizes, counts
+
+
+def saddle_tilt(parts, eps: float) -> float:
+    """The tilt lambda >= 0 whose tilted composition has mean eps (0 if the untilted mean is already
+    above). Only the accuracy depends on it, never the validity, so it is found roughly."""
+    loss, logm, starts, sizes, counts = _end_to_end(parts)
 
     def f(lam: float) -> float:
         v = logm + lam * loss
@@ -412,12 +419,7 @@ def upper_tail_bound(parts, t: float) -> float:
     lam gives a bound). A relative margin covers the rounding of the float log-sum-exps. (The search
     evaluates the same sum as :func:`_log_mgf`, on the parts' arrays laid end to end, so that a ledger
     of 10^3 distinct parts costs one pass per lam instead of 10^3.)"""
-    loss = np.concatenate([(p.offset + np.arange(p.masses.size)) * p.h for p, _ in parts])
-    with np.errstate(divide="ignore"):
-        logm = np.concatenate([np.log(p.masses) for p, _ in parts])
-    starts = np.cumsum([0] + [p.masses.size for p, _ in parts])[:-1]
-    sizes = np.array([p.masses.size for p, _ in parts])
-    counts = np.array([c for _, c in parts], dtype=float)
+    loss, logm, starts, sizes, counts = _end_to_end(parts)
 
     def log_mgf(lam: float) -> float:
         v = logm + lam * loss
