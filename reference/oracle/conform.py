@@ -374,7 +374,7 @@ CERTIFIED_NOISE = {
                                 "(KST12's variance; the printed one is refuted, erm_geometry-E13)",
     "erm_geometry:Algorithm 3": "none: not private (Frank-Wolfe)",
     "erm_geometry:Algorithm 4": f"{_A}frank_wolfe:certified_laplace_scale(score_sensitivity, T, epsilon, delta, "
-                                "noise=selection)",
+                                "noise='laplace' if selection == 'laplace' else 'gumbel') (score_sensitivity = 4/n)",
     "erm_geometry:Algorithm 5": f"{_P}accounting:certified_gaussian_sigma(sensitivity, T - 1, epsilon, delta)",
     "heavy_tailed:Algorithm 3": "none: not private (the non-private estimator)",
     "heavy_tailed:Algorithm 1": "none: the non-private oracle draws nothing",
@@ -385,11 +385,13 @@ CERTIFIED_NOISE = {
                                 "rho)",
     "heavy_tailed:Algorithm 2": f"per step, the oracle's: {_A}heavy_tailed:certified_sigma(cwme_sensitivity(...) or "
                                 "nsme_sensitivity(...), the step's share of rho)",
-    "online:Algorithm 1": f"{_A}online:pocp_noise_scale(lam, T, epsilon, delta, 'certified')",
+    "online:Algorithm 1": f"{_A}online:pocp_noise_scale(lam, T, epsilon, delta, 'certified') (Theorem 1's guarantee, "
+                          "(3 epsilon, 2 delta), not (epsilon, delta): the smallest beta whose T - 1 rounds, one "
+                          "Gaussian of sensitivity sqrt(T - 1) lam at noise beta, certify it)",
     "online:Algorithm 2": f"{_A}online:pocp_noise_scale({_A}online:igd_sensitivity(L, alpha), T, epsilon, delta, "
-                          "'certified')",
+                          "'certified') (at (3 epsilon, 2 delta), as Algorithm 1)",
     "online:Algorithm 3": f"{_A}online:pocp_noise_scale({_A}online:giga_sensitivity(G, alpha), T, epsilon, delta, "
-                          "'certified', rounds=T - giga_warmup(LG, alpha))",
+                          "'certified', rounds=T - giga_warmup(LG, alpha)) (at Theorem 5's (3 epsilon, 2 delta))",
     "online:Algorithm 4": f"{_A}online:tree_sigma(R ** 2, T, epsilon, delta, 'certified', trees=2, items=T - 1) (both trees, T - 1 items each)",
     "online:Algorithm 5": f"{_A}online:tree_sigma(R, T, epsilon, delta, 'certified')",
     "online:Algorithm 6": f"{_A}online:pol_noise_scale(L, alpha, B, T, epsilon, delta, 'certified')",
