@@ -276,3 +276,38 @@ def test_core_truncated_geometric_pmf_is_the_stated_law():
     for M in (0, 3, 7):
         C = 1.0 / (2.0 * (1.0 - 2.0 ** -(M + 1)))
         assert np.allclose(truncated_geometric_pmf(M), [C * 2.0 ** -k for k in range(M + 1)], rtol=1e-15)
+
+
+def _vertex_ledger_epsilon(eps0: float, sens: float, count: int, delta: float) -> float:
+    from reference.privacy import accounting
+    from reference.privacy.ledger import Ledger, MechanismEvent
+
+    ledger = Ledger()
+    for _ in range(count):
+        ledger.record(MechanismEvent("exponential", sensitivity=sens, norm="score", epsilon=eps0))
+    return accounting.certify(ledger.freeze(), delta).epsilon
+
+
+def test_saddle_point_certified_steps_are_the_largest_the_accountant_certifies():
+    """Not only the function the reference calls: at the named certified step the ledger of the run's vertex draws
+    (eps0 = 2 eta sens each) certifies within epsilon, and at 1.02 x the step it does not (the step is tight)."""
+    from reference.algorithms import saddle_point as sp
+
+    checked = 0
+    for algorithm in ("saddle_point:Algorithm 3", "saddle_point:Algorithm 5"):
+        for case, kw, res in _runs(algorithm, calibration="certified"):
+            if algorithm.endswith("3"):
+                L0 = sp.QuadraticSaddle(kw["atoms"], np.asarray(kw["data"])).lipschitz
+                Gamma, _ = sp.algorithm3_budget(len(kw["data"]), kw["B"])
+                eta, sens, count = sp.certified_eta_algorithm3(kw["epsilon"], kw["delta"], L0, kw["B"], Gamma), \
+                    5.0 * L0 / kw["B"], 2 * Gamma
+            else:
+                T = len(kw["b"])
+                L0 = sp.SimplexLeastSquares(kw["a"], kw["b"]).lipschitz
+                eta = sp.certified_eta_algorithm5(kw["epsilon"], kw["delta"], L0, T, kw["K"], kw["tau"])
+                sens = 2.0 * L0 * T
+                count = sp.algorithm5_sample_count(kw["K"], T, kw["tau"], math.ceil(T / kw["tau"]))
+            assert _vertex_ledger_epsilon(2 * eta * sens, eta * sens, count, kw["delta"]) <= kw["epsilon"] * (1 + 1e-9)
+            assert _vertex_ledger_epsilon(2 * 1.02 * eta * sens, 1.02 * eta * sens, count, kw["delta"]) > kw["epsilon"]
+            checked += 1
+    assert checked >= 3
