@@ -894,6 +894,17 @@ def theorem_3_14_parameters(n: int, epsilon: float, delta: float, dx: int, dy: i
             "eta_priv": paper_eta_algorithm3(epsilon, delta, L0, B, Gamma)}
 
 
+def certified_eta_algorithm3(epsilon: float, delta: float, L0: float, B: int, Gamma: int) -> float:
+    """Algorithm 3's certified step as a public function of its inputs (what ``private_smd_bias_reduced(...,
+    calibration="certified")`` uses): the largest eta whose 2 Gamma vertex draws (the most its stopping rule allows,
+    both players), each the exponential mechanism at eps0 = 2 eta (5 L0 / B) (Algorithm 2's sensitivity), the
+    accountant certifies within (epsilon, delta). Gamma = floor(n / (2B)) (:func:`algorithm3_budget`), L0 the game's
+    declared Lipschitz constant (``QuadraticSaddle(...).lipschitz``)."""
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    L0, B, Gamma = check_positive(L0, "L0"), check_int(B, "B", 1), check_int(Gamma, "Gamma", 1)
+    return _certified_step(epsilon, delta, 5.0 * L0 / B, 2 * Gamma, paper_eta_algorithm3(epsilon, delta, L0, B, Gamma))
+
+
 def private_smd_bias_reduced(problem: QuadraticSaddle, epsilon: float, delta: float, rng, *, B: int,
                              Gamma: int | None = None, M: int | None = None, eta: float | None = None,
                              step_cap: float | None = None, calibration: str = "paper", x1=None, y1=None,
@@ -921,8 +932,7 @@ def private_smd_bias_reduced(problem: QuadraticSaddle, epsilon: float, delta: fl
     elif calibration == "paper":
         eta_priv = paper_eta_algorithm3(epsilon, delta, L0, B, Gamma)
     elif calibration == "certified":
-        guess = paper_eta_algorithm3(epsilon, delta, L0, B, Gamma)
-        eta_priv = _certified_step(epsilon, delta, sens, 2 * Gamma, guess)
+        eta_priv = certified_eta_algorithm3(epsilon, delta, L0, B, Gamma)
     else:
         raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
     step = eta_priv if step_cap is None else min(eta_priv, check_positive(step_cap, "step_cap"))
@@ -1062,6 +1072,22 @@ def theorem_4_2_parameters(n: int, epsilon: float, delta: float, d: int, L0: flo
             "step_cap": math.sqrt(ell) / (L0 * n ** 1.5)}
 
 
+def certified_eta_algorithm5(epsilon: float, delta: float, L0: float, T: int, K: int, tau: int,
+                             t0: int | None = None) -> float:
+    """Algorithm 5's certified private step as a public function of its inputs (what ``private_sco_anytime(...,
+    calibration="certified")`` uses before the stability cap): the largest eta whose N =
+    :func:`algorithm5_sample_count` (K, T, tau, t0) vertex draws (the loop's count), each the exponential mechanism
+    at eps0 = 2 eta (2 L0 T), the accountant certifies within (epsilon, delta). T = n (one record a step), t0 =
+    ceil(T / tau) by default, L0 = ``SimplexLeastSquares(a, b).lipschitz``. The step the run takes is
+    min(this, 1 / (8 L0 tau T)) (:data:`STABILITY_CONSTANT`, saddle_point-E07)."""
+    epsilon, delta = check_epsilon(epsilon), check_delta(delta)
+    L0, T = check_positive(L0, "L0"), check_int(T, "T", 1)
+    K, tau = check_int(K, "K", 1), check_int(tau, "tau", 1)
+    t0 = math.ceil(T / tau) if t0 is None else check_int(t0, "t0", 1)
+    N = algorithm5_sample_count(K, T, tau, t0)
+    return _certified_step(epsilon, delta, 2.0 * L0 * T, N, paper_eta_algorithm5(epsilon, delta, L0, T, N))
+
+
 def private_sco_anytime(problem: SimplexLeastSquares, epsilon: float, delta: float, rng, *, K: int, tau: int,
                         t0: int | None = None, eta: float | None = None, step_cap: float | None = None,
                         calibration: str = "paper", keep_iterates: bool = True,
@@ -1096,8 +1122,7 @@ def private_sco_anytime(problem: SimplexLeastSquares, epsilon: float, delta: flo
     elif calibration == "paper":
         eta_priv = paper_eta_algorithm5(epsilon, delta, L0, T, N_paper)
     elif calibration == "certified":
-        guess = paper_eta_algorithm5(epsilon, delta, L0, T, N)
-        eta_priv = _certified_step(epsilon, delta, sens, N, guess)
+        eta_priv = certified_eta_algorithm5(epsilon, delta, L0, T, K, tau, t0)
     else:
         raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
     step = min(eta_priv, 1.0 / (check_positive(stability_constant, "stability_constant") * L0 * tau * T))
@@ -1206,6 +1231,38 @@ def boosting_scores(problem: QuadraticSaddle, candidates, y_hats, x_hats, holdou
                      for i, (x, y) in enumerate(candidates)])
 
 
+def boosting_counts(beta: float) -> tuple[int, int]:
+    """Line 1 of Algorithm 4: k = ceil(log2(4/beta)) candidates, k' = ceil(log2(8k/beta)) Frank-Wolfe runs per
+    maximisation (what ``private_boosted_saddle_point`` computes when k, k_prime are not given)."""
+    beta = check_probability(beta, "beta")
+    k = math.ceil(math.log2(4.0 / beta))
+    return k, math.ceil(math.log2(8.0 * k / beta))
+
+
+def boosting_part_sizes(n: int, k: int, k_prime: int) -> tuple[int, int, int]:
+    """Line 2's split (the reconstruction's layout, saddle_point A10): (n // (3k) records per Algorithm 3 part,
+    n // (6 k k') per Frank-Wolfe part, m = the rest, held out for the scores). Raises when a part is empty."""
+    n, k, kp = check_int(n, "n", 1), check_int(k, "k", 1), check_int(k_prime, "k_prime", 1)
+    size3, size_fw = n // (3 * k), n // (6 * k * kp)
+    if size3 < 1 or size_fw < 1:
+        raise ParameterError("n", f"n >= 6 k k' = {6 * k * kp} records for Algorithm 4's split", n)
+    return size3, size_fw, n - k * size3 - 2 * k * kp * size_fw
+
+
+def boosting_noise_scale(L0: float, size_fw: int, fw_T: int, epsilon: float, delta: float,
+                         calibration: str = "certified") -> float:
+    """The Laplace scale lambda of Algorithm 4's private Frank-Wolfe runs (line 6; saddle_point-E09: lasso Algorithm
+    2 over the simplex's vertices, score sensitivity 2 L0 / size_fw): ``"paper"`` lasso's printed L0 sqrt(8 fw_T
+    log(1/delta)) / (size_fw epsilon) (||C||_1 = 1), ``"certified"`` the accountant's smallest scale for the fw_T - 1
+    report-noisy-min steps (``frank_wolfe.certified_laplace_scale(2 L0 / size_fw, fw_T, epsilon, delta)``)."""
+    L0, size_fw = check_positive(L0, "L0"), check_int(size_fw, "size_fw", 1)
+    if calibration == "paper":
+        return fw.paper_laplace_scale(L0, 1.0, fw_T, size_fw, epsilon, delta)
+    if calibration == "certified":
+        return fw.certified_laplace_scale(2.0 * L0 / size_fw, fw_T, epsilon, delta)
+    raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
+
+
 def private_boosted_saddle_point(problem: QuadraticSaddle, epsilon: float, delta: float, rng, *, beta: float,
                                  B: int, fw_T: int = 8, range_bound: float | None = None, k: int | None = None,
                                  k_prime: int | None = None, calibration: str = "paper") -> BoostingResult:
@@ -1242,12 +1299,10 @@ def private_boosted_saddle_point(problem: QuadraticSaddle, epsilon: float, delta
         B0 = range_bound
     n, L0 = problem.n, problem.lipschitz
     # Line 1: k = ceil(log2(4/beta)) candidates, k' = ceil(log2(8k/beta)) Frank-Wolfe runs per maximisation
-    k = math.ceil(math.log2(4.0 / beta)) if k is None else check_int(k, "k", 1)
+    k = boosting_counts(beta)[0] if k is None else check_int(k, "k", 1)
     kp = math.ceil(math.log2(8.0 * k / beta)) if k_prime is None else check_int(k_prime, "k_prime", 1)
     # Line 2: split S into disjoint parts: k thirds for Algorithm 3, 2 k k' sixths for Frank-Wolfe, S''
-    size3, size_fw = n // (3 * k), n // (6 * k * kp)
-    if size3 < 1 or size_fw < 1:
-        raise ParameterError("n", f"n >= 6 k k' = {6 * k * kp} records for Algorithm 4's split", n)
+    size3, size_fw, _ = boosting_part_sizes(n, k, kp)
     parts, start = {}, 0
     for i in range(k):
         parts[("alg3", i)] = np.arange(start, start + size3)
@@ -1262,10 +1317,7 @@ def private_boosted_saddle_point(problem: QuadraticSaddle, epsilon: float, delta
     ledgers: dict = {}
     candidates, y_hats, x_hats = [], [], []
     sens_fw = 2.0 * L0 / size_fw
-    if calibration == "paper":
-        lam = fw.paper_laplace_scale(L0, 1.0, fw_T, size_fw, epsilon, delta)
-    else:
-        lam = fw.certified_laplace_scale(sens_fw, fw_T, epsilon, delta)
+    lam = boosting_noise_scale(L0, size_fw, fw_T, epsilon, delta, calibration)
     vertices_y, vertices_x = np.eye(problem.dy), np.eye(problem.dx)
     for i in range(k):
         # Line 5: (x_i, y_i) = Algorithm 3 on S_i

@@ -400,12 +400,13 @@ CERTIFIED_NOISE = {
     "saddle_point:Algorithm 1": f"the step eta: {_A}saddle_point:certified_eta_algorithm1(epsilon, delta, L0, n // T, "
                                 "K, T) (the accountant's largest eta for its vertex samples)",
     "saddle_point:Algorithm 2": "none: a gradient estimator (no privacy claim of its own)",
-    "saddle_point:Algorithm 3": f"the step eta: {_A}saddle_point:private_smd_bias_reduced(..., "
-                                "calibration='certified') (.ledger)",
-    "saddle_point:Algorithm 4": "its parts' steps, certified as saddle_point Algorithm 3's "
-                                f"({_A}saddle_point:private_boosted_saddle_point(..., calibration='certified'))",
-    "saddle_point:Algorithm 5": f"the step eta: {_A}saddle_point:private_sco_anytime(..., calibration='certified') "
-                                "(.ledger)",
+    "saddle_point:Algorithm 3": f"the step eta: {_A}saddle_point:certified_eta_algorithm3(epsilon, delta, L0, B, "
+                                "n // (2 B)) (the accountant's largest eta for 2 Gamma vertex draws)",
+    "saddle_point:Algorithm 4": "its Algorithm 3 parts' steps (saddle_point:Algorithm 3's on n // (3k) records) and "
+                                f"the Frank-Wolfe scale {_A}saddle_point:boosting_noise_scale(L0, n // (6 k k'), fw_T, "
+                                "epsilon, delta, 'certified')",
+    "saddle_point:Algorithm 5": f"the step: min({_A}saddle_point:certified_eta_algorithm5(epsilon, delta, L0, n, K, "
+                                "tau), 1 / (8 L0 tau n))",
 }
 
 
@@ -449,6 +450,128 @@ CONSTANTS = {
     "online:Algorithm 6": [_FAMILY_Q, "alpha = epsilon_g / x_star_bound^2; IGD on l(.; z_t) + (alpha/2)||x||^2 over "
                            "z_1..z_(T-1) from x1, eta_t = 1/(alpha t); the running sum starts at x1; sensitivity of the "
                            f"average {_A}online:pol_sensitivity(L, alpha, T) = 2 L (H_T - 1) / (alpha T) (online-E05)"],
+    "online:eq. (13)": [_FAMILY_Q, "IGD: x_(t+1) = argmin_C (1/2)||x - x_t||^2 + eta_t f_t(x), eta_t = 1/(alpha t); the "
+                        "output: the decisions x_1..x_T (T rows)"],
+    "online:GIGA": [_FAMILY_Q, "x_(t+1) = Pi_C(x_t - eta_t grad f_t(x_t)), eta_t = step_constant / (alpha t); the "
+                    "output: the decisions x_1..x_T"],
+    "online:eq. (20)": [_FAMILY_Q, "FTL: x_(t+1) = argmin_C sum_(s <= t) f_s(x) = Pi_C((sum a c - sum g) / sum a); x_1 "
+                        "given; the output: the decisions x_1..x_T"],
+    "online:eq. (21)": ["losses: eq. (19) with its 1/2, f_t(x) = (1/2)(y_t - <v_t, x>)^2 + (alpha / 2)||x||^2; QFTL: "
+                        "x_1 = 0, x_(t+1) = (t alpha I + sum_(s <= t) v_s v_s^T)^(-1) sum_(s <= t) y_s v_s; the output: "
+                        "the decisions x_1..x_T"],
+    # ---- issue 31, the remaining ids (the building blocks, lasso Algorithms 1-2 and Corollary 2.7, heavy_tailed,
+    # saddle_point Algorithms 2-5); tests/test_conformance_constants.py imports every function named here and checks it
+    # against what the reference uses on the id's cases
+    "core:gaussian_mechanism": ["sensitivity: the l2 sensitivity of value under replace-one neighbours; the noise is "
+                                "sigma times i.i.d. standard normals, one per coordinate of value (the output has "
+                                "value's shape); the privacy is the exact Gaussian profile at mu = sensitivity / sigma "
+                                f"({_P}accounting:analytic_gaussian_sigma(epsilon, delta, sensitivity) the smallest "
+                                "(epsilon, delta)-DP sigma)"],
+    "core:laplace_mechanism": ["sensitivity: the l1 sensitivity of value under replace-one neighbours; the noise is "
+                               "i.i.d. Laplace(0, scale), density exp(-|z| / scale) / (2 scale), one per coordinate; "
+                               "(sensitivity / scale)-DP"],
+    "core:exponential_mechanism": ["sensitivity: the largest change of any one score between neighbours; returns the "
+                                   "0-based index i with P(i) proportional to exp(epsilon scores_i / (2 sensitivity)) "
+                                   "(exp(epsilon scores_i / sensitivity) when monotone): high scores are favoured"],
+    "core:report_noisy_max": ["returns the 0-based argmax_i (scores_i + Z_i), Z_i i.i.d. Laplace(0, scale) (noise="
+                              "'laplace') or Gumbel(0, scale) (noise='gumbel', location 0: then exactly the exponential "
+                              "mechanism P(i) ~ exp(scores_i / scale)); (2 sensitivity / scale)-DP"],
+    "core:report_noisy_min": ["returns the 0-based argmin_i (scores_i - Z_i), Z_i as core:report_noisy_max's "
+                              "(the argmax of the negated scores)"],
+    "core:truncated_geometric": [f"P(N = k) = C_M 2^-k for k = 0..M, C_M = 1 / (2 (1 - 2^-(M+1))): "
+                                 f"{_P}mechanisms:truncated_geometric_pmf(M) (saddle_point Algorithm 3's level)"],
+    "core:private_prefix_sums": ["the binary tree of Chan-Shi-Song: node (h, j) holds the sum of items j 2^h + 1 .. "
+                                 "(j + 1) 2^h (1-based) plus its own N(0, sigma^2 I) noise, drawn once and reused by "
+                                 f"every release that reads it; release t sums the popcount(t) nodes "
+                                 f"{_P}tree:prefix_nodes(t) (one per 1-bit of t: the dyadic tiling of [1, t])",
+                                 "an item lies in floor(log2 T) + 1 populated nodes: the tree is one Gaussian release of "
+                                 f"l2 sensitivity {_P}tree:tree_sensitivity(T, sensitivity) = sqrt(floor(log2 T) + 1) "
+                                 "sensitivity (replace-one); norm_bound, when given, is checked on every item (never "
+                                 "clipped)"],
+    "lasso:Algorithm 1": ["loss: eq. (2), L(theta) = (1/n) sum_i (<x_i, theta> - y_i)^2 (no 1/2: "
+                          f"{_A}lasso:lasso_loss(theta, X, y)); gradient (2/n) X^T (X theta - y)",
+                          "S = {c e_1, .., c e_p, -c e_1, .., -c e_p} in that order (c = radius; ties go to the first); "
+                          "mu_t = 2/(t + 2); theta_1 = 0; T - 1 steps (theta_T returned)"],
+    "lasso:Algorithm 2": ["loss: eq. (2) without a 1/2 (as lasso:Algorithm 1); |X_ij| <= 1 and |y_i| <= 1 are checked "
+                          f"(never clipped); L_1 = {_A}lasso:lipschitz_l1(radius) = 2 (c + 1); score sensitivity "
+                          f"{_A}lasso:score_sensitivity(n, radius) = 4 c (c + 1) / n (replace-one)",
+                          "line 3-4: argmin_s (<s, grad L(theta_t)> + Z_s), Z_s i.i.d. Laplace(0, lambda) (selection "
+                          "'laplace') or Gumbel(0, lambda) with the sign that makes it the exponential mechanism "
+                          "P(s) ~ exp(-<s, grad> / lambda) ('gumbel', 'exponential'); mu_t = 2/(t + 2); T - 1 "
+                          f"selections; lambda = {_A}lasso:lasso_noise_scale(n, T, epsilon, delta, radius=radius, "
+                          "calibration=calibration, selection=selection) (the printed line 3 for 'paper'; for "
+                          "'certified' the smallest lambda, to 1e-7 relative and rounded up, at which "
+                          f"{_P}accounting:certify of T - 1 report_noisy_max events of score sensitivity 4 c (c + 1) / n "
+                          "and that noise (Gumbel for 'exponential') is within (epsilon, delta))"],
+    "lasso:Corollary 2.7": ["as lasso:Algorithm 2, with T = "
+                            f"{_A}lasso:horizon(n, epsilon, radius, gamma=...) = ceil((Gamma n epsilon / (L_1 c))^(2/3)): "
+                            "gamma 'paper' (Gamma = 4 c^2, section 2.2's) for calibration='paper', 'exact' (8 c^2, "
+                            "lasso-E03) for 'certified'"],
+    "heavy_tailed:Algorithm 3": ["m = "
+                                 f"{_A}heavy_tailed:bucket_count(d, beta) = ceil(4 ln(2d/beta)) buckets of b = n // m "
+                                 "consecutive rows (the last n - m b rows unused); each coordinate clipped to "
+                                 "[-3 tau, 3 tau]; per coordinate the median of the m bucket means (even m: the mean of "
+                                 "the two middle ones, footnote 9)"],
+    "heavy_tailed:Algorithm 1": ["loss: l(w, x) = ||w - x||^2 / 2 (gradient w - x) over the l2 ball of radius; the "
+                                 "MeanOracle is heavy_tailed:Algorithm 3 at (tau, beta); convex mode: S_t = X, w_priv = "
+                                 "(1/T) sum_{t=1..T} w^t; strongly convex: S_t the t-th of T blocks of n // T rows, "
+                                 "w_priv = w^T; constant step eta"],
+    "heavy_tailed:CDPCWME": ["heavy_tailed:Algorithm 3's mean (m = "
+                             f"{_A}heavy_tailed:bucket_count(d, beta), or the m a case passes) plus N(0, sigma^2 I); "
+                             f"l2 sensitivity {_A}heavy_tailed:cwme_sensitivity(n, d, tau, m) = kappa 6 tau sqrt(d) / "
+                             "(n // m), kappa = 1 for odd m, 1/2 for even m; sigma: "
+                             f"{_A}heavy_tailed:certified_sigma(that, rho) ('certified'), "
+                             f"{_A}heavy_tailed:cwme_paper_sigma(n, d, tau, rho, beta) ('paper', Theorem 4.1 as printed)"],
+    "heavy_tailed:DPCWME": ["heavy_tailed:Algorithm 3's mean plus i.i.d. Laplace(0, b); l1 sensitivity "
+                            f"{_A}heavy_tailed:cwme_sensitivity(n, d, tau, m, norm='l1'); b: "
+                            f"{_A}heavy_tailed:certified_laplace_scale(that, epsilon) ('certified'), "
+                            f"{_A}heavy_tailed:cwme_paper_laplace_scale(n, d, tau, epsilon, beta) ('paper')"],
+    "heavy_tailed:Algorithm 4": ["mu_hat_j = (tau/n) sum_i psi_c(x_ij / tau), psi_c the smoothed influence "
+                                 f"{_A}heavy_tailed:smoothed_influence(u, c) (phi of line 4 integrated against N(0, c) "
+                                 "exactly; c the smoothing variance, heavy_tailed-E02); plus N(0, sigma^2 I); l2 "
+                                 f"sensitivity {_A}heavy_tailed:nsme_sensitivity(n, d, tau, c) = 2 S(c) tau sqrt(d) / n; "
+                                 f"sigma: {_A}heavy_tailed:certified_sigma(that, rho) ('certified'), "
+                                 f"{_A}heavy_tailed:nsme_paper_sigma(n, d, tau, rho) ('paper')"],
+    "heavy_tailed:Algorithm 2": ["heavy_tailed:Algorithm 1 (its loss and modes) with MeanOracle(rho / T): every step's "
+                                 "oracle is CDPCWME (oracle='cwme': its m from beta) or Algorithm 4 (oracle='nsme', "
+                                 "with c) on that step's rows (n rows in the convex mode, n // T in the strongly "
+                                 "convex one) at budget rho / T; the certified sigma per step is "
+                                 f"{_A}heavy_tailed:certified_sigma({_A}heavy_tailed:cwme_sensitivity(rows, d, tau, m) "
+                                 "or nsme_sensitivity(rows, d, tau, c), rho / T); T = eta = tau = beta = 'theorem-5.7' "
+                                 f"takes {_A}heavy_tailed:schedule_thm57(n, d, rho, k, lam=1, L=1, strict=False)"],
+    "saddle_point:Algorithm 2": [f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz (cubic c: L0 + c/2); "
+                                 "the multilevel weight 1/p_N, p_N = "
+                                 f"{_P}mechanisms:truncated_geometric_pmf(M)[N] = C_M 2^-N; x~0, y~0 then 2^(N+1) "
+                                 "vertices per player, the O half the first 2^N, the E half the last; all four gradients "
+                                 "on the whole batch"],
+    "saddle_point:Algorithm 3": ["x_1, y_1 uniform; the batches are consecutive records from the first; the output: "
+                                 "the means of the tau vertices line 8 samples from x_t, y_t (the iterates before the "
+                                 "step), tau the stopping time",
+                                 f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz; (Gamma, M) = "
+                                 f"{_A}saddle_point:algorithm3_budget(n, B) = (n // (2B), floor(log2 Gamma) - 3); "
+                                 "Algorithm 2's sensitivity 5 L0 / B",
+                                 f"certified eta = {_A}saddle_point:certified_eta_algorithm3(epsilon, delta, L0, B, Gamma);"
+                                 f" the printed one {_A}saddle_point:paper_eta_algorithm3(epsilon, delta, L0, B, Gamma)"],
+    "saddle_point:Algorithm 4": [f"(k, k') = {_A}saddle_point:boosting_counts(beta) = (ceil(log2(4/beta)), "
+                                 "ceil(log2(8k/beta))) unless the case passes k, k_prime; the split "
+                                 f"{_A}saddle_point:boosting_part_sizes(n, k, k') (n // (3k), n // (6 k k'), the rest m "
+                                 "held out); each Algorithm 3 part runs at (epsilon, delta) with B "
+                                 "(its step: saddle_point:Algorithm 3's on n // (3k) records)",
+                                 "the Frank-Wolfe runs (saddle_point-E09): lasso Algorithm 2 over the simplex's vertices "
+                                 "from the uniform point, fw_T - 1 Laplace report-noisy-min steps, score sensitivity "
+                                 f"2 L0 / (n // (6 k k')), lambda = {_A}saddle_point:boosting_noise_scale(L0, "
+                                 "n // (6 k k'), fw_T, epsilon, delta, calibration)",
+                                 "the selection: the exponential mechanism at epsilon on -s_i with sensitivity 4 B0 / m, "
+                                 "B0 = max |atoms| (the bilinear game's range bound)"],
+    "saddle_point:Algorithm 5": [f"L0 = {_A}saddle_point:SimplexLeastSquares(a, b).lipschitz = max_i ||a_i||_inf "
+                                 "max_x |<a_i, x> - b_i| (x over the simplex's vertices); T = n; t0 = ceil(T / tau); "
+                                 "alpha_t = t, A_t = t (t + 1) / 2, line 7 x_(t+1) = (A_t x_t + alpha_(t+1) w_(t+1)) / "
+                                 "A_(t+1); the output: K vertices of x_T (the x the last round starts from)",
+                                 "step = min(eta, 1 / (8 L0 tau T)) (the stability cap, saddle_point-E07), eta = "
+                                 f"{_A}saddle_point:certified_eta_algorithm5(epsilon, delta, L0, T, K, tau) ('certified') "
+                                 f"or {_A}saddle_point:paper_eta_algorithm5(epsilon, delta, L0, T, N), N = "
+                                 f"{_A}saddle_point:algorithm5_sample_count(K, T, tau, t0, rule='catalogue') ('paper', "
+                                 "saddle_point-E06)"],
     "saddle_point:Algorithm 1": [f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz (the game's l_inf "
                                  "gradient bound over the simplices); B = n // T",
                                  f"certified eta = {_A}saddle_point:certified_eta_algorithm1(epsilon, delta, L0, B, K, "

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..properties import Feasible, Holds, Sparse
+from ..properties import Feasible, Holds, Refuses, Sparse
 from ..statistics import DistanceTo
 from ..vectors import VectorCase
 
@@ -92,10 +92,12 @@ def _curved_game(n: int, seed: int) -> dict:
             "v": gen.uniform(-0.3, 0.3, size=(3, 2))}
 
 
-def saddle_point_boosted(atoms, data, epsilon, delta, beta, B, fw_T, k, k_prime, calibration, rng):
+def saddle_point_boosted(atoms, data, epsilon, delta, beta, B, fw_T, calibration, rng, k=None, k_prime=None):
     """saddle_point Algorithm 4 (boosting) on the bilinear game: k candidates from Algorithm 3 on disjoint
     parts, k' private Frank-Wolfe runs (``fw_T`` steps, Laplace report-noisy-min over the simplex's vertices)
-    per maximisation, held-out scores, the exponential mechanism's choice. Returns the result: (x, y) of the
+    per maximisation, held-out scores, the exponential mechanism's choice. ``k``, ``k_prime``: line 1's counts
+    when a case fixes them; when a case leaves them out (None) the algorithm computes them from beta, k =
+    ceil(log2(4/beta)) and k' = ceil(log2(8k/beta)), as a port must (issue 31). Returns the result: (x, y) of the
     chosen candidate, stacked by the cases' output (:func:`_xy`), and its ``.claimed_epsilon`` (a port may
     return the stack itself)."""
     from ...algorithms import saddle_point as sp
@@ -483,6 +485,80 @@ CASES += [
         invariants=(Feasible(lambda kw: _simplex(3), part=lambda out: np.asarray(out)[:3], what="the simplex (x)"),
                     Feasible(lambda kw: _simplex(2), part=lambda out: np.asarray(out)[3:], what="the simplex (y)")),
         not_applicable={"privacy": _PRIVACY, "zero-noise": _ZERO,
+                        "sparsity": "the number of vertices averaged is random (Algorithm 3's random stopping)",
+                        "rate": "not declared (Theorem 3.24 is checked on the reference, tests/saddle_point)"},
+    ),
+]
+
+
+# ---- Algorithm 5: a case whose output sees the online-to-batch weights (issue 31) -----------------------------
+# On the cases above the output is K <= 100 vertices of x_T: its sampling sd (0.05) hides what line 7's weights
+# alpha_(t+1) do to x_T (about 0.004: the learner moves at most as fast as the cap 1/(8 L0 tau T) lets it, so x_T is
+# a weighted mean of points near uniform), and a port weighting w_(t+1) by alpha_t instead passed every property.
+# Here the output holds K = 1700 vertices (sd 0.012), which Corollary 3.6's bound epsilon <= 8 log(1/delta) allows
+# at a step near the cap only for a tiny delta: delta = 1e-300 (log(1/delta) = 690.8, the bound 5526) and epsilon =
+# 4400 make the printed step 0.80 of the cap (privacy-bound, so 0.8 x the noise, epsilon / 0.8 = 5500 <= 5526,
+# takes the step to 0.995 of the cap and moves the law). The data are the nearly linear loss of the cases above
+# (b near 5, a_i near (1, -1), spread 0.05), n = T = 12 records, tau = 1: x_T[0] about 0.609, the shifted weights
+# 0.004 above it (computed without the estimates' sampling, examples.saddle_point_ports).
+
+def _alg5_weights_kwargs() -> dict:
+    return {**_sco_data(12, 5.0, 0.05, 7)(), "epsilon": 4400.0, "delta": 1e-300, "K": 1700, "tau": 1,
+            "calibration": "paper"}
+
+
+CASES += [
+    VectorCase(
+        algorithm="saddle_point:Algorithm 5", name="paper-weights-d2-n12-K1700-tau1-eps4400-delta1e-300",
+        reference=f"{_HERE}:saddle_point_sco", output=_x, make_kwargs=_alg5_weights_kwargs,
+        seed=502, array_args=("a", "b"), invariants=_ALG5_INVARIANTS, statistic=_out0, n_runs=1000,
+    ),
+]
+
+
+# ---- Algorithm 4 with line 1's counts left to the candidate (issue 31) ----------------------------------------
+# The cases above pass k and k_prime in, so a port computing them wrongly was never exercised. Here the case passes
+# beta only, and the candidate computes k = ceil(log2(4/beta)) and k' = ceil(log2(8 k / beta)) as line 1 does: at
+# beta = 0.09, k = ceil(log2 44.4) = 6 and k' = ceil(log2 533) = 10, so line 2's split needs n >= 6 k k' = 360 records
+# (and Algorithm 3 on each of the k parts n // (3k) >= 16 B records: 288 at B = 1, so the split decides). The law of the
+# output sees k' only through the selection (the candidates come from the first k n // (3k) records whatever k' is;
+# k' changes the held-out m, the Frank-Wolfe parts and the maxima of the scores): measured, the reference against a
+# port with k' = ceil(log2(4 k / beta)) one less at epsilon 0.3 (the soft selection), 1500 runs a side: p = 0.57 (n 240)
+# and 0.58 (n 170, beta 0.9), so this case carries no law check. What sees k' is the input contract: on 107 records
+# beta 0.6. What sees k' is the input contract: on 359 records the reference refuses (360 needed) and a port with
+# k' = ceil(log2(4 k / beta)) = 9 (324 needed) runs; and replay (the Frank-Wolfe draws).
+
+def _line1_counts(beta: float) -> tuple[int, int]:
+    """Line 1 of Algorithm 4 as printed (spec saddle_point §2.4): k = ceil(log2(4/beta)), k' = ceil(log2(8k/beta))."""
+    import math
+
+    k = math.ceil(math.log2(4.0 / beta))
+    return k, math.ceil(math.log2(8.0 * k / beta))
+
+
+def _alg4_line1_kwargs() -> dict:
+    return {**_pure_game(400, 2), "epsilon": 2.0, "delta": 1e-3, "beta": 0.09, "B": 1, "fw_T": 3,
+            "calibration": "certified"}
+
+
+def _one_record_short(kw) -> dict:
+    k, kp = _line1_counts(kw["beta"])
+    return {"data": np.asarray(kw["data"])[:6 * k * kp - 1]}
+
+
+CASES += [
+    VectorCase(
+        algorithm="saddle_point:Algorithm 4", name="certified-game3x2-n400-beta0.09-line1-counts",
+        reference=f"{_HERE}:saddle_point_boosted", output=_xy, make_kwargs=_alg4_line1_kwargs,
+        seed=402, array_args=("atoms", "data"), rtol=1e-12, atol=1e-13,
+        invariants=(Feasible(lambda kw: _simplex(3), part=lambda out: np.asarray(out)[:3], what="the simplex (x)"),
+                    Feasible(lambda kw: _simplex(2), part=lambda out: np.asarray(out)[3:], what="the simplex (y)"),
+                    Refuses(_one_record_short, "n = 6 k k' - 1 = 359 records, one short of line 2's split (k = "
+                                               "ceil(log2(4/beta)) = 6, k' = ceil(log2(8k/beta)) = 10 at beta 0.09)")),
+        not_applicable={"privacy": _PRIVACY, "zero-noise": _ZERO,
+                        "law": "the output's law sees k' only through the selection's temperature and the scores' "
+                               "maxima: k' = 5 against 6 gave p = 0.57 at 1500 runs a side (soft selection, epsilon "
+                               "0.3); the input contract (n = 6 k k' - 1 refused) and replay see it",
                         "sparsity": "the number of vertices averaged is random (Algorithm 3's random stopping)",
                         "rate": "not declared (Theorem 3.24 is checked on the reference, tests/saddle_point)"},
     ),
