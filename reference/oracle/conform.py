@@ -573,9 +573,16 @@ CONSTANTS = {
                                  f"{_A}saddle_point:algorithm5_sample_count(K, T, tau, t0, rule='catalogue') ('paper', "
                                  "saddle_point-E06)"],
     "saddle_point:Algorithm 1": [f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz (the game's l_inf "
-                                 "gradient bound over the simplices); B = n // T",
+                                 "gradient bound over the simplices: the max over every atom, used by a record or "
+                                 "not, coordinate and vertex of |grad_x f| and |grad_y f|); B = n // T",
+                                 "line 1: x_1 and y_1 are the uniform points of the simplices (unless x1 / y1 are "
+                                 "given); line 3 samples one output vertex per player per step; line 8 outputs their "
+                                 "averages over the T steps (x then y); the printed eta's log is natural: "
+                                 "eps B / (16 L0 sqrt((K + 1) T ln(1/delta)))",
                                  f"certified eta = {_A}saddle_point:certified_eta_algorithm1(epsilon, delta, L0, B, K, "
-                                 "T) (the cases' default output='independent'); the printed one "
+                                 "T) (the cases' default output='independent'): the largest eta whose N = 2 (K + 1) T "
+                                 "vertex draws, each an exponential mechanism (bounded range) at eps0 = 2 eta (2 L0 / B), "
+                                 "the package's accountant certifies at (epsilon, delta); the printed one "
                                  f"{_A}saddle_point:paper_eta_algorithm1(epsilon, delta, L0, B, K, T)"],
 }
 
