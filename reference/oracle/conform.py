@@ -444,7 +444,12 @@ CONSTANTS = {
     "online:Algorithm 4": ["losses: eq. (19) with its 1/2, f_t(x) = (1/2)(y_t - <v_t, x>)^2 + (alpha / 2)||x||^2 "
                            "(online-E06); R a public bound (||v_t|| <= R, |y_t| <= R, checked); the u-tree's items y v "
                            "have norm up to R^2 (online-E04); both trees hold the T - 1 items of rounds 1..T-1 "
-                           "(online-E08)"],
+                           "(online-E08)",
+                           f"printed sigmas (calibration='paper', lines 7-8 as printed): the V-tree's "
+                           f"{_A}online:tree_sigma(R ** 2, T, epsilon / 2, delta / 2, 'paper'), the u-tree's "
+                           f"{_A}online:tree_sigma(R, T, epsilon / 2, delta / 2, 'paper') (online-E04); line 3: "
+                           "x_hat_1 = 0; a V-tree node's noise is a full d x d matrix of independent N(0, sigma^2) "
+                           "entries (not symmetrised), a u-tree node's a vector of d"],
     "online:Algorithm 5": ["item t at leaf bin_k(t - 1), k = floor(log2 T) + 1 bits; an item lies in floor(log2 T) "
                            "+ 1 populated nodes; node change 2 R (replace-one, online-E03)"],
     "online:Algorithm 6": [_FAMILY_Q, "alpha = epsilon_g / x_star_bound^2; IGD on l(.; z_t) + (alpha/2)||x||^2 over "
