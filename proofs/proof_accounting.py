@@ -396,6 +396,29 @@ def test_gaussian_profile_against_hockey_stick_integral(e, mu, ref, certificate)
     assert got >= float(refm) * (1 - 1e-15)
 
 
+@pytest.mark.rigorous(method="symbolic (sympy): the likelihood ratio's level set and the two Gaussian tails",
+                      domain="every eps >= 0, mu > 0 (both orders of the pair)")
+@pytest.mark.claim("core:Gaussian exact profile")
+def test_gaussian_profile_is_the_hockey_stick_for_every_eps_and_mu(certificate):
+    """P = N(mu, 1), Q = N(0, 1) (the mechanism rescaled by sigma). ln(P/Q)(x) = mu x - mu^2/2 is increasing (derivative
+    mu > 0) and equals eps at t = eps/mu + mu/2, so (p - e^eps q)_+ is p - e^eps q on [t, inf) and 0 below: the
+    hockey-stick divergence is int_t^inf (p - e^eps q) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) (sympy). The
+    other order (Q against P) is the same: x -> mu - x maps p to q and q to p."""
+    x = sp.symbols("x", real=True)
+    mu, eps = sp.symbols("mu epsilon", positive=True)
+    p = sp.exp(-(x - mu) ** 2 / 2) / sp.sqrt(2 * sp.pi)
+    q = sp.exp(-x ** 2 / 2) / sp.sqrt(2 * sp.pi)
+    L = sp.simplify(sp.expand_log(sp.log(p / q), force=True))
+    assert sp.simplify(L - (mu * x - mu ** 2 / 2)) == 0 and sp.diff(L, x) == mu
+    t = eps / mu + mu / 2
+    assert sp.simplify(L.subs(x, t) - eps) == 0
+    Phi = lambda z: sp.erfc(-z / sp.sqrt(2)) / 2          # noqa: E731
+    hs = sp.integrate(p, (x, t, sp.oo)) - sp.exp(eps) * sp.integrate(q, (x, t, sp.oo))
+    assert sp.simplify((hs - (Phi(mu / 2 - eps / mu) - sp.exp(eps) * Phi(-mu / 2 - eps / mu))).rewrite(sp.erf)) == 0
+    assert sp.simplify(p.subs(x, mu - x) - q) == 0 and sp.simplify(q.subs(x, mu - x) - p) == 0
+    certificate.point(5)
+
+
 @pytest.mark.evidence("one point, uncertified mpmath quadrature")
 @pytest.mark.claim("core:Gaussian exact profile")
 def test_gaussian_profile_live_quadrature_spot_check():
@@ -423,6 +446,36 @@ def laplace_hockey_b(e, e0):
     u = (e0 - e) / 2
     left = u.min(0).exp() * (1 - (e - e0).exp()) / 2
     return left + integral(lambda x: ((-x).exp() - (e - e0 + x).exp()) / 2, arb(0), u.max(0))
+
+
+@pytest.mark.rigorous(method="symbolic (sympy): the privacy loss's three pieces and the two Laplace tails",
+                      domain="every eps >= 0, eps0 = Delta/b > 0 (both orders of the pair)")
+@pytest.mark.claim("core:Laplace exact profile")
+def test_laplace_profile_for_every_eps_and_eps0(certificate):
+    """P = Lap(Delta, b), Q = Lap(0, b), eps0 = Delta/b. ln(P/Q) = (|x| - |x - Delta|)/b is -eps0 on x <= 0,
+    (2x - Delta)/b on [0, Delta] (increasing: derivative 2/b > 0) and eps0 on x >= Delta. For eps >= eps0,
+    p <= e^eps0 q <= e^eps q everywhere: delta = 0. For 0 <= eps < eps0 the loss reaches eps at
+    x* = (Delta + b eps)/2 in (0, Delta), so delta = int_{x*}^inf (p - e^eps q) = 1 - exp(-(eps0 - eps)/2) (sympy).
+    The other order is the same: x -> Delta - x maps p to q."""
+    x = sp.symbols("x", real=True)
+    D, b, e = sp.symbols("Delta b epsilon", positive=True)
+    e0 = D / b
+    left, mid, right = -e0, (x - (D - x)) / b, e0                   # (|x| - |x - D|)/b on the three pieces
+    xn, xm, xp = sp.symbols("x_n", negative=True), sp.symbols("x_m", positive=True), sp.symbols("x_p", positive=True)
+    assert sp.simplify((sp.Abs(xn) - sp.Abs(xn - D)) / b - left) == 0
+    assert sp.simplify((sp.Abs(D + xp) - sp.Abs(xp)) / b - right) == 0             # x = D + x_p >= D
+    assert sp.diff(mid, x) == 2 / b and sp.simplify(mid.subs(x, 0) - left) == 0 and sp.simplify(mid.subs(x, D) - right) == 0
+    xs = (D + b * e) / 2
+    assert sp.simplify(mid.subs(x, xs) - e) == 0
+    assert sp.simplify(D - xs - b * (e0 - e) / 2) == 0 and xs.is_positive       # x* < Delta iff eps < eps0
+    # on [x*, Delta] p = e^((x - D)/b)/(2b), beyond Delta p's mass is 1/2; q = e^(-x/b)/(2b) on x >= x* > 0
+    Pp = sp.integrate(sp.exp((x - D) / b) / (2 * b), (x, xs, D)) + sp.Rational(1, 2)
+    Pq = sp.integrate(sp.exp(-x / b) / (2 * b), (x, xs, sp.oo))
+    assert sp.simplify(Pp - sp.exp(e) * Pq - (1 - sp.exp(-(e0 - e) / 2))) == 0
+    p = sp.exp(-sp.Abs(x - D) / b) / (2 * b)
+    q = sp.exp(-sp.Abs(x) / b) / (2 * b)
+    assert sp.simplify(p.subs(x, D - x) - q) == 0
+    certificate.point(7)
 
 
 @pytest.mark.rigorous(method="certified integral (Arb) at the named points", points="(eps, eps0) in LAPLACE_QUAD")

@@ -28,6 +28,8 @@ from hypothesis import strategies as st
 import sympy as sp
 from flint import arb, ctx
 
+from verifier import prove
+
 from reference.algorithms import lasso
 
 DPS = 50
@@ -216,6 +218,23 @@ def test_largest_tau_for_which_the_proof_constants_work(certificate):
         gap = 1 - arb("0.825").sqrt() - (arb("1.1") * t).sqrt()
         assert gap ** 2 >= arb("1.1") * t
     certificate.point(4)
+
+
+@pytest.mark.rigorous(method="branch and bound over tau in [0, 0.0019113]", domain="every tau in (0, 0.0019113] (and tau = 0.001 above)")
+@pytest.mark.claim("lasso:Lemma 3.3 constants")
+def test_proof_constants_for_every_tau_up_to_the_threshold(certificate):
+    """For EVERY tau in (0, 0.0019113]: the proof's chain 1 - sqrt(0.825) - sqrt(1.1 tau) >= sqrt(1.1 tau) (squared:
+    (1 - sqrt(0.825) - sqrt(1.1 tau))^2 - 1.1 tau > 0, with 1 - sqrt(0.825) - sqrt(1.1 tau) > 0 too) and eq. (4)'s
+    tau + 4 tau^2 < 1.1 tau (divided by tau > 0: 0.1 - 4 tau > 0)."""
+    top = Fraction("0.0019113")
+    root = lambda t: (arb("1.1") * t).nonnegative_part().sqrt()          # noqa: E731  (1.1 tau >= 0 on the box)
+    gap = lambda t: 1 - arb("0.825").sqrt() - root(t)                    # noqa: E731
+    certificate.add(prove(lambda t: gap(t), [(0, top)], claim="1 - sqrt(0.825) - sqrt(1.1 tau) > 0"))
+    certificate.add(prove(lambda t: gap(t) ** 2 - arb("1.1") * t, [(0, top)], max_depth=60,
+                          claim="(1 - sqrt(0.825) - sqrt(1.1 tau))^2 > 1.1 tau"))
+    certificate.add(prove(lambda t: arb("0.1") - 4 * t, [(0, top)], claim="tau + 4 tau^2 < 1.1 tau"))
+    # and the statement's threshold is the chain's: just above it the chain fails (a witness)
+    certificate.add(prove(lambda t: gap(t) ** 2 - arb("1.1") * t, [(top, Fraction("0.0019114"))]), expect="refuted")
 
 
 def ratio(m):

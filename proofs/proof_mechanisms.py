@@ -177,6 +177,21 @@ def test_truncated_geometric_normalising_constant(M, C, certificate):
     np.testing.assert_allclose(p[1:] / p[:-1], 0.5, rtol=0, atol=0)     # exact halving, atom to atom
 
 
+@pytest.mark.rigorous(method="symbolic summation (sympy), every M", domain="every M >= 0 (the law's identities; the sampler's "
+                                                                            "frequencies are tests/' chi-square)")
+@pytest.mark.claim("core:Truncated geometric law")
+def test_truncated_geometric_identities_for_every_M(certificate):
+    """For every M >= 0, with p_k = C_M 2^-k on {0..M}, C_M = 1/(2(1 - 2^-(M+1))): sum p_k = 1, E[1/p_N] = M + 1 and
+    E[2^N] = C_M (M + 1) (sympy sums over a symbolic M)."""
+    k, M = sp.symbols("k M", nonnegative=True, integer=True)
+    CM = 1 / (2 * (1 - sp.Integer(2) ** (-(M + 1))))
+    pk = CM * sp.Integer(2) ** (-k)
+    assert sp.simplify(sp.summation(pk, (k, 0, M)) - 1) == 0
+    assert sp.simplify(sp.summation(pk * (1 / pk), (k, 0, M)) - (M + 1)) == 0
+    assert sp.simplify(sp.summation(pk * sp.Integer(2) ** k, (k, 0, M)) - CM * (M + 1)) == 0
+    certificate.point(3)
+
+
 @pytest.mark.rigorous(method="ball arithmetic at the named points", points="the listed T")
 @pytest.mark.claim("core:Tree sensitivity")
 def test_tree_sensitivity_reference_values(certificate):
