@@ -53,6 +53,32 @@ def test_exponential_mechanism_reference_values(scores, sensitivity, epsilon, ex
                                expected, rtol=2e-15, atol=0)
 
 
+@pytest.mark.rigorous(method="symbolic (sympy): change of variables u = e^(-x/b) and a Laplace-transform integral",
+                      domain="every number of candidates, every score vector, every b > 0 (max and min)")
+@pytest.mark.claim("core:Gumbel report-noisy-max is the exponential mechanism")
+def test_gumbel_max_is_the_softmax_for_every_scores_and_b(certificate):
+    """P(argmax_j (s_j + G_j) = i) = int g_b(x - s_i) prod_{j != i} G_b(x - s_j) dx, g_b(y) = (1/b) e^(-y/b) G_b(y),
+    G_b(y) = exp(-e^(-y/b)). With a_j = e^(s_j/b) and R = sum_{j != i} a_j (any number of other candidates:
+    prod_j exp(-u a_j) = exp(-u R)), the integrand is (1/b) u a_i exp(-u (a_i + R)) at u = e^(-x/b), and
+    du = -(u/b) dx maps x in (-inf, inf) onto u in (inf, 0): the probability is a_i int_0^inf exp(-u (a_i + R)) du
+    = a_i / (a_i + R), the softmax exp(s_i/b)/sum_j exp(s_j/b) (sympy, every s_i, R, b). report_noisy_min is the
+    same on the scores -s."""
+    x, si = sp.symbols("x s_i", real=True)
+    b, R, u = sp.symbols("b R u", positive=True)
+    G = lambda y: sp.exp(-sp.exp(-y / b))                      # noqa: E731
+    g = lambda y: sp.exp(-y / b) * G(y) / b                     # noqa: E731
+    assert sp.simplify(sp.diff(G(x), x) - g(x)) == 0            # g_b is the density of G_b
+    ai = sp.exp(si / b)
+    U = sp.exp(-x / b)
+    integrand = g(x - si) * sp.exp(-U * R)                      # prod_{j != i} G_b(x - s_j) = exp(-U R)
+    assert sp.simplify(integrand - U * ai * sp.exp(-U * (ai + R)) / b) == 0
+    assert sp.simplify(sp.diff(U, x) + U / b) == 0              # du = -(u/b) dx
+    assert sp.limit(U, x, -sp.oo) == sp.oo and sp.limit(U, x, sp.oo) == 0
+    a = sp.symbols("a", positive=True)                          # a_i = e^(s_i/b) > 0
+    assert sp.simplify(sp.integrate(a * sp.exp(-u * (a + R)), (u, 0, sp.oo)) - a / (a + R)) == 0
+    certificate.point(6)
+
+
 @pytest.mark.evidence("two points, uncertified mpmath quadrature")
 @pytest.mark.claim("core:Gumbel report-noisy-max is the exponential mechanism")
 @pytest.mark.parametrize("scores,b", [([0.0, 1.0, 2.0], 1.0), ([0.3, -1.2, 0.0, 2.5], 0.7)])
