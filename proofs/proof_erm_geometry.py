@@ -62,7 +62,7 @@ def test_paper_sigma_of_algorithm_1_is_within_the_claim_exactly(eps, delta, T, c
     assert eg.paper_sigma_algorithm1(float(eps), float(delta), 1.0, 1, T) == pytest.approx(float(sigma), rel=1e-13)
 
 
-@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)", points="eps in [0, 1], delta in [1e-12, 0.1], every T >= 1 (the statement: every eps, delta)")
+@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)", domain="eps in (0, 1], delta in [1e-12, 0.1], every T >= 1 (the statement's narrowed domain)")
 @pytest.mark.claim("erm_geometry:Theorem 3.1")
 def test_paper_sigma_of_algorithm_1_for_every_eps_delta_and_T(certificate):
     """For EVERY eps in [0, 1], delta in [1e-12, 0.1] and T >= 1: mu = eps/(2 sqrt 2 ln(T/delta)) is largest at
