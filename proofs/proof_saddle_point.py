@@ -273,3 +273,27 @@ def test_truncated_geometric_law_for_every_M(certificate):
     y = sympy.symbols("y", positive=True)                   # y = 2^-(M+1) in (0, 1/2]: C_M = 1/(2(1 - y))
     assert sympy.solve_univariate_inequality(1 / (2 * (1 - y)) <= 1, y, relational=False).contains(sympy.Rational(1, 2))
     certificate.point(2)
+
+
+@pytest.mark.rigorous(method="symbolic (sympy) + induction on the steps of a run",
+                      domain="every n, B >= 1 with Gamma = floor(n/(2B)) >= 8, every run (the rule's arithmetic; the "
+                             "package's runs: tests/)")
+@pytest.mark.claim("saddle_point:Algorithm 3 stopping rule")
+def test_stopping_rule_keeps_every_run_within_n_over_2_for_every_n_and_B(certificate):
+    """Step t runs only if u_(t-1) + 2^(M+1) + 2 <= Gamma, u_(t-1) = sum_(s<t) (2^(N_s+1) + 2) batches of B records
+    spent so far; a step spends 2^(N_t+1) + 2 <= 2^(M+1) + 2 (N_t <= M). Induction: u_0 = 0 <= Gamma, and a step that
+    runs ends at u_t <= u_(t-1) + 2^(M+1) + 2 <= Gamma; so every run spends at most B Gamma = B floor(n/(2B)) <= n/2
+    records (floor(x) <= x). The reserve: with j = floor(log2 Gamma), Gamma = 2^j + m, 0 <= m < 2^j, M = j - 3 and
+    2^(M+1) = 2^j/4 <= Gamma/4 (sympy, every j >= 3 and m >= 0)."""
+    n, B = sympy.symbols("n B", positive=True)
+    x = sympy.symbols("x", real=True)
+    assert bool(sympy.floor(x) <= x)
+    assert sympy.simplify(B * (n / (2 * B)) - n / 2) == 0                  # B * x at x = n/(2B), and floor(x) <= x
+    u, R, c = sympy.symbols("u R c", nonnegative=True)                      # spent, reserve, this step's cost <= R
+    G = u + R + sympy.symbols("slack", nonnegative=True)                     # the rule: u + R <= Gamma
+    assert (G - (u + c) - (R - c)).simplify().is_nonnegative                 # u + c <= Gamma whenever c <= R
+    j = sympy.symbols("j", integer=True, nonnegative=True)
+    m = sympy.symbols("m", nonnegative=True)
+    Gamma = 2 ** j + m
+    assert sympy.simplify(Gamma / 4 - 2 ** (j - 3 + 1) - m / 4) == 0 and (m / 4).is_nonnegative
+    certificate.point(4)
