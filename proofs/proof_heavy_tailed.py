@@ -122,8 +122,9 @@ def test_closed_form_agrees_with_quadrature_hypothesis(u, c):
     assert ht.smoothed_influence(-u, c) == pytest.approx(-ht.smoothed_influence(u, c), abs=1e-15)
 
 
-@pytest.mark.rigorous(method="symbolic (sympy): every u > 0, c > 0", domain="every u > 0, c > 0 (symbolic)")
+@pytest.mark.rigorous(method="symbolic (sympy): every u > 0, c > 0", domain="every u > 0, c > 0 (symbolic); every pair of records")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
+@pytest.mark.claim("heavy_tailed:Algorithm 4 sensitivity")
 def test_psi_increasing_for_every_u_and_c_and_its_sup_is_S(certificate):
     """psi_c is increasing on u > 0 for EVERY c > 0, hence sup_{u>0} psi_c = lim psi_c = S(c), and psi_c < S(c).
 
@@ -149,6 +150,12 @@ def test_psi_increasing_for_every_u_and_c_and_its_sup_is_S(certificate):
     assert sp.simplify(sp.log(sp.simplify(p(w) / p(-w))) - 2 * w / c) == 0
     assert (2 * w / c).is_positive and (w * (v - w) * (v + w)).subs(v, w + y).is_positive
     certificate.point(6)
+    # Algorithm 4 sensitivity: mu_hat_j = (tau/n) sum_i psi_c(x_ij/tau); replacing record i moves it by
+    # (tau/n)(psi_c(a) - psi_c(b)), and psi_c odd with -S < psi_c < S (increasing, sup not attained) gives
+    # psi_c(a) - psi_c(b) = (S - alpha) - (-S + beta) < 2S (alpha, beta > 0), approached as a -> inf, b -> -inf.
+    S, al, be = sp.symbols("S alpha beta", positive=True)
+    assert sp.simplify(2 * S - ((S - al) - (-S + be)) - (al + be)) == 0 and (al + be).is_positive
+    certificate.point()
 
 
 @pytest.mark.evidence("grid of u (mpmath quadrature): kept beside the symbolic proof as a numerical cross-check")
@@ -320,6 +327,34 @@ def test_generators_draw_the_scaled_law(distribution):
         law = stats.lomax(shape).cdf
     for j in range(2):
         assert stats.kstest(z[:, j], law).pvalue > 1e-4
+
+
+@pytest.mark.rigorous(method="symbolic (sympy), every parameter", domain="every n, d, rho, M, R, lam, L > 0 and k > 1 (the "
+                      "schedules' formulas at real T; the package's floats: the hypothesis test below)")
+@pytest.mark.claim("heavy_tailed:Schedules")
+def test_schedule_balances_for_every_parameter(certificate):
+    """Each schedule's formula (the paper's: Corollary 4.2, Theorems 5.2, 5.5, 5.7, Remark 5.3) makes its two terms equal, for
+    every parameter: Theorem 5.2 T = R^2 rho n^2/(tau^2 d^4); Theorem 5.5 T = R^2 rho n^2/(tau^2 d^2); Corollary 4.2
+    tau = (sqrt(rho) n/sqrt(d))^(1/k); Remark 5.3 T = (sqrt(rho) n)^((2k-2)/(2k-1)); Theorem 5.7
+    T = ln((lam+L) G/(lam L))/ln(1 - q), q = lam L/(lam+L)^2 in (0, 1/4]."""
+    n, d, rho, k, M, R, tau, lam, L, G = sp.symbols("n d rho k M R tau lambda L G", positive=True)
+    T52 = R ** 2 * rho * n ** 2 / (tau ** 2 * d ** 4)
+    assert sp.simplify(tau ** 2 * d ** 4 * T52 / (rho * n ** 2) - R ** 2) == 0
+    T55 = R ** 2 * rho * n ** 2 / (tau ** 2 * d ** 2)
+    assert sp.simplify(tau ** 2 * d ** 2 * T55 / (rho * n ** 2) - R ** 2) == 0
+    t42 = (sp.sqrt(rho) * n / sp.sqrt(d)) ** (1 / k)
+    lhs, rhs = sp.sqrt(d) * t42 ** (-(k - 1)), t42 * d / (sp.sqrt(rho) * n)
+    assert sp.simplify(sp.powsimp(sp.expand_log(sp.log(lhs) - sp.log(rhs), force=True))) == 0
+    A = sp.symbols("A", positive=True)                              # A = sqrt(rho) n
+    T53 = A ** ((2 * k - 2) / (2 * k - 1))
+    assert sp.simplify(sp.expand_log(sp.log(T53 ** sp.Rational(-1, 2)) - sp.log((sp.sqrt(T53) / A) ** ((k - 1) / k)),
+                                     force=True)) == 0
+    q = lam * L / (lam + L) ** 2
+    assert sp.simplify(sp.Rational(1, 4) - q - (lam - L) ** 2 / (4 * (lam + L) ** 2)) == 0     # q <= 1/4 < 1
+    arg = (lam + L) * G / (lam * L)
+    T57 = sp.log(arg) / sp.log(1 - q)
+    assert sp.simplify(sp.exp(T57 * sp.log(1 - q)) - arg) == 0      # (1 - q)^T = e^(T ln(1 - q)) = arg
+    certificate.point(6)
 
 
 @pytest.mark.evidence("points, sampling or uncertified numerics (mpmath quadrature, floats, statistics)")

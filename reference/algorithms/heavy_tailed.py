@@ -1150,8 +1150,8 @@ CLAIMS = (
     Claim("heavy_tailed:Algorithm 4 sensitivity", "sensitivity",
           "Between replace-one neighbours Algorithm 4's mu_hat moves by less than 2 S(c) tau / n per coordinate, "
           "approached as the changed record goes from -inf to +inf; B.5's 'Delta_2 <= sqrt d' drops tau/n and "
-          "the replace-one factor 2 (evidence only: mu_hat's movement measured in floats on records approaching "
-          "+-inf; the bound itself follows from sup |psi_c| = S(c), proved under Algorithm 4 influence).",
+          "the replace-one factor 2 (proved for every c and every pair of records from -S(c) < psi_c < S(c), the "
+          "proof of Algorithm 4 influence; the float movement measured on records approaching +-inf).",
           "heavy_tailed Appendix B.5", "derived"),
     Claim("heavy_tailed:Algorithm 4 privacy", "privacy",
           "Algorithm 4 with its printed noise N(0, tau^2 d/(rho n^2) I) is exactly 2 S(c)^2 rho-zCDP at the worst "
@@ -1289,8 +1289,8 @@ CLAIMS = (
           "The schedules make the terms the proofs balance equal: Theorem 5.2 tau^2 d^4 T/(rho n^2) = R^2, "
           "Theorem 5.5 tau^2 d^2 T/(rho n^2) = R^2, Corollary 4.2 sqrt(d) tau^-(k-1) = tau d/(sqrt(rho) n), "
           "Remark 5.3 T^-1/2 = (sqrt(T)/(sqrt(rho) n))^((k-1)/k); and Theorem 5.7's T makes (1-q)^T = "
-          "(lam+L) G/(lam L) (evidence only: the package's float schedules on hypothesis examples; the balances are "
-          "the schedules' defining equations).", "heavy_tailed Corollary 4.2, Theorems 5.2, 5.5, 5.7, Remark 5.3"),
+          "(lam+L) G/(lam L) (proved for every parameter at real T, sympy; the package's float schedules on "
+          "hypothesis examples).", "heavy_tailed Corollary 4.2, Theorems 5.2, 5.5, 5.7, Remark 5.3"),
     Claim("heavy_tailed:Definition 2.11 data", "constant",
           "The generators' coordinates have k-th central absolute moment exactly gamma: Student-t "
           "E|T_nu|^k = nu^(k/2) Gamma((k+1)/2) Gamma((nu-k)/2) / (sqrt(pi) Gamma(nu/2)), symmetrised Lomax "
