@@ -112,6 +112,32 @@ def test_closed_form_agrees_with_quadrature(u, c, certificate):
     certificate.point()
 
 
+@pytest.mark.rigorous(method="symbolic (sympy): truncated normal moments by differentiation", domain="every u != 0, c > 0 (the "
+                      "closed form; the package's floats: the 66 points above)")
+@pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
+def test_closed_form_is_the_integral_for_every_u_and_c(certificate):
+    """psi_c(u) = E phi(Y), Y = u + s Z, s = |u| sqrt(c), Z ~ N(0, 1); phi(y) = y - y^3/6 on |y| <= sqrt 2, +-2 sqrt2/3
+    beyond. With a = (-sqrt2 - u)/s, b = (sqrt2 - u)/s (|Y| <= sqrt 2 iff a <= Z <= b, s > 0):
+    psi = (2 sqrt2/3)(P(Z > b) - P(Z < a)) + E[(Y - Y^3/6) 1{a <= Z <= b}], and the middle is
+    u I0 + s I1 - (u^3 I0 + 3 u^2 s I1 + 3 u s^2 I2 + s^3 I3)/6 with I_k = int_a^b z^k phi(z) dz:
+    I0 = Phi(b) - Phi(a), I1 = phi(a) - phi(b), I2 = I0 + a phi(a) - b phi(b), I3 = (a^2 + 2) phi(a) - (b^2 + 2) phi(b)
+    (each: its b-derivative is b^k phi(b) and it is 0 at b = a; sympy, every a, b)."""
+    a, b, z, u, s = sp.symbols("a b z u s", real=True)
+    npdf = lambda x: sp.exp(-x ** 2 / 2) / sp.sqrt(2 * sp.pi)         # noqa: E731
+    Phi = lambda x: (1 + sp.erf(x / sp.sqrt(2))) / 2                    # noqa: E731
+    I = [Phi(b) - Phi(a), npdf(a) - npdf(b)]
+    I.append(I[0] + a * npdf(a) - b * npdf(b))
+    I.append((a ** 2 + 2) * npdf(a) - (b ** 2 + 2) * npdf(b))
+    for k, Ik in enumerate(I):
+        assert sp.simplify(sp.diff(Ik, b) - b ** k * npdf(b)) == 0 and sp.simplify(Ik.subs(b, a)) == 0
+    y = u + s * z
+    poly = sp.Poly(sp.expand(y - y ** 3 / 6), z)                        # E[poly(Z) 1{a <= Z <= b}] = sum c_k I_k
+    middle = sum(poly.coeff_monomial(z ** k) * I[k] for k in range(4))
+    closed = u * I[0] + s * I[1] - (u ** 3 * I[0] + 3 * u ** 2 * s * I[1] + 3 * u * s ** 2 * I[2] + s ** 3 * I[3]) / 6
+    assert sp.simplify(middle - closed) == 0
+    certificate.point(5)
+
+
 @pytest.mark.evidence("hypothesis examples, uncertified mpmath quadrature")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
 @settings(max_examples=25)

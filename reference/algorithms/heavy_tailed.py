@@ -1144,8 +1144,10 @@ CLAIMS = (
           "is consistent with -3/4 and excludes -1/2.", "heavy_tailed Corollary 4.2"),
     Claim("heavy_tailed:Algorithm 4 influence", "constant",
           "The smoothed influence psi_c(u) = E_{N ~ N(0,c)} phi(u(1+N)) of Algorithm 4 line 4 has a closed form "
-          "(truncated normal moments) that agrees with mpmath quadrature; psi_c is odd, increasing on u > 0, "
-          "with sup |psi_c| = S(c) = (2 sqrt 2/3)(1 - 2 Phi(-1/sqrt c)).",
+          "(truncated normal moments, proved equal to the integral for every u, c); psi_c is odd, increasing on u > 0, "
+          "with sup |psi_c| = S(c) = (2 sqrt 2/3)(1 - 2 Phi(-1/sqrt c)) (proved for every u, c). The package's floats "
+          "(closed form for s <= 2, 96-node Gauss-Legendre beyond) agree with a certified enclosure of the integral at "
+          "66 listed (u, c): a float computation, checked at points.",
           "heavy_tailed Algorithm 4, Remark B.3 ([Hol19])", "derived"),
     Claim("heavy_tailed:Algorithm 4 sensitivity", "sensitivity",
           "Between replace-one neighbours Algorithm 4's mu_hat moves by less than 2 S(c) tau / n per coordinate, "
