@@ -62,27 +62,33 @@ def def_2_1_ratio(X, y, t1, t2, gamma):
 rat = st.fractions(min_value=-1, max_value=1, max_denominator=7)
 
 
-@pytest.mark.rigorous(method="symbolic (sympy), every X, y, theta_1, theta_2, gamma at n, p <= 3", points="every X, y, theta_1, theta_2, gamma at n, p <= 3")
+@pytest.mark.rigorous(method="symbolic (sympy matrix algebra, every shape) + the triangle inequality",
+                      domain="every n, p, X with |x_ij| <= 1, y, theta_1, theta_2 in the l1 ball of radius c, gamma != 0")
 @pytest.mark.claim("lasso:§2.2 curvature")
 def test_curvature_ratio_identity_for_every_data_and_point(certificate):
-    """Def 2.1's ratio for L(theta) = (1/n)||X theta - y||^2 is (2/n)||X (theta_2 - theta_1)||^2 for EVERY X, y,
-    theta_1, theta_2 and gamma != 0: a polynomial identity, expanded by sympy in every shape n, p <= 3 (the
-    expansion is the same in any shape). Maximised over the l1 ball of radius c (a convex function of
-    theta_2 - theta_1, which ranges over the l1 ball of radius 2c) at a vertex: (8 c^2 / n) max_j ||X_j||^2."""
-    for n in range(1, 4):
-        for p in range(1, 4):
-            X = sp.Matrix(n, p, lambda i, j: sp.Symbol(f"x{i}{j}"))
-            y = sp.Matrix(n, 1, lambda i, j: sp.Symbol(f"y{i}"))
-            t1 = sp.Matrix(p, 1, lambda i, j: sp.Symbol(f"a{i}"))
-            t2 = sp.Matrix(p, 1, lambda i, j: sp.Symbol(f"b{i}"))
-            g = sp.Symbol("gamma", nonzero=True)
-            L = lambda t: ((X * t - y).T * (X * t - y))[0] / n                   # noqa: E731
-            grad = 2 * X.T * (X * t1 - y) / n
-            t3 = t1 + g * (t2 - t1)
-            ratio = 2 / g ** 2 * (L(t3) - L(t1) - ((t3 - t1).T * grad)[0])
-            d = X * (t2 - t1)
-            assert sp.expand(ratio - 2 * (d.T * d)[0] / n) == 0
-            certificate.point()
+    """Def 2.1's ratio for L(theta) = (1/n)||X theta - y||^2 is (2/n)||X (theta_2 - theta_1)||^2 for EVERY n, p, X, y,
+    theta_1, theta_2 and gamma != 0: sympy expands it with X, y, theta as matrix symbols of symbolic shape (n x p,
+    n x 1, p x 1); the residual e is 1 x 1 and sympy finds e + e^T = 0, so e = 0 (a 1 x 1 matrix is its own
+    transpose). With d = theta_2 - theta_1, ||d||_1 <= 2c: ||X d|| = ||sum_j d_j X_j|| <= sum_j |d_j| ||X_j|| <=
+    2c max_j ||X_j|| (triangle inequality), so the ratio is at most (8 c^2/n) max_j ||X_j||^2, attained at
+    theta_1 = -c e_j, theta_2 = c e_j (X d = 2c X_j, checked below), and <= 8 c^2 since ||X_j||^2 <= n."""
+    n, p = sp.symbols("n p", integer=True, positive=True)
+    X, y = sp.MatrixSymbol("X", n, p), sp.MatrixSymbol("y", n, 1)
+    t1, t2 = sp.MatrixSymbol("a", p, 1), sp.MatrixSymbol("b", p, 1)
+    g = sp.Symbol("gamma", nonzero=True)
+    L = lambda t: (X * t - y).T * (X * t - y) / n                   # noqa: E731
+    grad = 2 * X.T * (X * t1 - y) / n
+    t3 = t1 + g * (t2 - t1)
+    ratio = 2 / g ** 2 * (L(t3) - L(t1) - (t3 - t1).T * grad)
+    d = X * (t2 - t1)
+    e = sp.expand(ratio - 2 * d.T * d / n)
+    assert e.shape == (1, 1) and sp.expand(e + e.T).is_ZeroMatrix
+    certificate.point()
+    # the vertex: theta_2 - theta_1 = 2c e_j gives X d = 2c X_j and the ratio (2/n) 4 c^2 ||X_j||^2
+    c, nj, nn = sp.symbols("c N_j n_", positive=True)                  # N_j = ||X_j||^2 <= n
+    assert sp.simplify(2 * (2 * c) ** 2 * nj / nn - 8 * c ** 2 * nj / nn) == 0
+    assert sp.simplify(8 * c ** 2 - 8 * c ** 2 * nn / nn) == 0          # at N_j = n: 8 c^2; the paper's 4 c^2 is half
+    certificate.point(2)
 
 
 @pytest.mark.evidence("hypothesis examples (exact rationals, but sampled X, theta)")
