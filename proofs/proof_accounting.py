@@ -252,6 +252,46 @@ def test_advanced_against_exact_optimal_composition(e0, k, dt, opt, adv, certifi
     assert mpmath.mpf(adv) > optm
 
 
+@pytest.mark.rigorous(method="symbolic (sympy): KOV's sum as an expectation, the mean of the loss; Hoeffding's inequality "
+                              "(Hoeffding 1963, Theorem 2); Bernoulli's inequality by induction",
+                      domain="every k >= 1, eps > 0, delta in [0, 1], delta' in (0, 1)")
+@pytest.mark.claim("core:advanced composition")
+def test_advanced_never_below_optimal_for_every_k(certificate):
+    """DRV's (eps_A, k delta + delta'), eps_A = sqrt(2k ln(1/delta')) eps + k eps (e^eps - 1), is never tighter than KOV's
+    optimum, for EVERY k: KOV's profile at eps_A is <= k delta + delta', so the optimum (the smallest eps' whose
+    profile is <= k delta + delta') is <= eps_A.
+
+    1. KOV's pure term C(k,i)(e^((k-i)eps) - e^(eps' + i eps))/(1 + e^eps)^k = C(k,i) p^(k-i) (1-p)^i (1 - e^(eps' - L_i)),
+       p = e^eps/(1 + e^eps), L_i = (k - 2i) eps (sympy, symbolic k, i): the pure profile is E[(1 - e^(eps' - L))_+]
+       with L = sum of k independent +-eps steps (+eps with probability p), <= P(L > eps').
+    2. E L = k eps (2p - 1) = k eps tanh(eps/2) (sympy), and e^eps - 1 - tanh(eps/2) = (e^eps - 1) e^eps/(1 + e^eps) > 0
+       (sympy; u = e^eps - 1 > 0), so eps_A - E L >= t = sqrt(2k ln(1/delta')) eps.
+    3. Hoeffding (steps in an interval of length 2 eps): P(L - E L >= t) <= exp(-2 t^2/(k (2 eps)^2)) = delta' (sympy).
+    4. With delta > 0 each mechanism: KOV's profile is 1 - (1-delta)^k (1 - x), x the pure profile <= delta', and
+       1 - (1-delta)^k (1-x) <= k delta + x: 1 - w^k = (1 - w) sum_{j<k} w^j <= k (1 - w) for w = 1 - delta in [0, 1]
+       (w^j <= 1 by induction: w^j - w^(j+1) = w^j (1 - w) >= 0), and (1-delta)^k x <= x."""
+    k, i = sp.symbols("k i", integer=True, nonnegative=True)
+    e, ep = sp.symbols("epsilon epsilon_p", positive=True)
+    p = sp.exp(e) / (1 + sp.exp(e))
+    kov_term = (sp.exp((k - i) * e) - sp.exp(ep + i * e)) / (1 + sp.exp(e)) ** k
+    expectation_term = p ** (k - i) * (1 - p) ** i * (1 - sp.exp(ep - (k - 2 * i) * e))
+    assert sp.simplify(sp.powsimp(sp.expand_power_base(sp.expand(kov_term - expectation_term), force=True), force=True)) == 0
+    assert sp.simplify((e * (2 * p - 1) - e * sp.tanh(e / 2)).rewrite(sp.exp)) == 0
+    u = sp.symbols("u", positive=True)
+    gap = (sp.exp(e) - 1 - sp.tanh(e / 2)).rewrite(sp.exp)
+    assert sp.simplify(gap - (sp.exp(e) - 1) * sp.exp(e) / (1 + sp.exp(e))) == 0
+    assert (u * (1 + u) / (2 + u)).is_positive                     # at u = e^eps - 1 > 0
+    kk, L = sp.symbols("k_ L", positive=True)                        # L = ln(1/delta') > 0
+    t = sp.sqrt(2 * kk * L) * e
+    assert sp.simplify(sp.exp(-2 * t ** 2 / (kk * (2 * e) ** 2)) - sp.exp(-L)) == 0
+    w, x, y = sp.symbols("w x y", nonnegative=True)                  # y = w^j >= 0, 1 - w >= 0 below
+    onem = sp.symbols("one_minus_w", nonnegative=True)
+    assert (y * onem).is_nonnegative                                 # w^j - w^(j+1) = w^j (1 - w)
+    assert sp.simplify(sp.summation(w ** i, (i, 0, k - 1)) * (1 - w) - (1 - w ** k)).equals(0) or \
+        sp.simplify(sp.factor(sp.summation(w ** i, (i, 0, k - 1)) * (1 - w)) - (1 - w ** k)) == 0
+    certificate.point(7)
+
+
 ADVANCED_KS = (1, 2, 3, 5, 8, 13, 30, 200)
 ADVANCED_DELTAS = ("1e-3", "1e-8", "1e-15")
 

@@ -82,9 +82,9 @@ CLAIMS = (
           "Dwork-Roth 2014, Theorem 3.16"),
     Claim("core:advanced composition", "accounting",
           "k adaptive (eps, delta)-DP mechanisms compose to (sqrt(2k ln(1/delta')) eps + k eps (e^eps - 1), "
-          "k delta + delta')-DP; never tighter than the optimal composition (proofs/: certified for every eps0 in "
-          "[0.001, 2] at the listed k and delta only; every k is not proved: the optimal composition's binomial sum "
-          "has no bound in k the verifier can check).",
+          "k delta + delta')-DP; never tighter than the optimal composition (proved for every k, eps, delta, delta': "
+          "KOV's sum as an expectation of the loss, Hoeffding's inequality; also certified by branch and bound for "
+          "every eps in [0.001, 2] at listed k).",
           "Dwork-Rothblum-Vadhan 2010; Dwork-Roth 2014, Theorem 3.20"),
     Claim("core:optimal composition", "accounting",
           "The exact privacy profile of k adaptive (eps, delta)-DP mechanisms is "
