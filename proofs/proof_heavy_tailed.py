@@ -440,6 +440,41 @@ def clipped_mean_lomax(mu, tau, k, alpha, lo=None, hi=None, low_value=None, high
     return below + middle + above
 
 
+@pytest.mark.rigorous(method="symbolic (sympy): pointwise bounds, then expectation; an exact two-point counterexample",
+                      domain="every law with E|X - mu|^k = 1, |mu| <= tau, every tau > 0, k >= 1; the literal form at one law")
+@pytest.mark.claim("heavy_tailed:Lemma B.1")
+def test_lemma_b1_for_every_law(certificate):
+    """As applied (clip to [-3 tau, 3 tau], |mu| <= tau), for EVERY law with E|X - mu|^k = 1 and k >= 1:
+    |E X - E clip(X)| <= E|X - clip(X)| <= E (|X - mu| - 2 tau)_+ <= E|X - mu|^k / (2 tau)^(k-1) = (2 tau)^(1-k)
+    <= 3 (14/tau)^(k-1). Pointwise steps (sympy): for x = 3 tau + a (a > 0), mu = tau - b (b in [0, 2 tau]),
+    x - mu - 2 tau - (x - 3 tau) = b >= 0 (and symmetrically below -3 tau; inside the clip the left side is 0); with
+    q = |x - mu|/(2 tau) >= 1 and k = 1 + m: (|x - mu| - 2 tau) <= 2 tau q <= 2 tau q^k since q^m = e^(m ln q) >= 1
+    (m ln q >= 0, and e^t >= 1 exactly for t >= 0); the paper's constant: 3 (14/tau)^(k-1) / (2 tau)^(1-k) = 3 * 28^(k-1) >= 3.
+    The literal statement (any a, b, ce with mu - ce <= 3 tau) fails at the two-point law X = +-1 (mu = 0, E|X|^k = 1 for
+    every k), tau = 10, ce = mu + 100 tau, [a, b] = [ce - 3 tau, ce + 3 tau], Z = -10^6 below a: E Z = -10^6 exactly."""
+    tau, a, b, q, m = sp.symbols("tau a b q m", nonnegative=True)
+    x, mu = 3 * tau + a, tau - b
+    assert sp.simplify((x - mu - 2 * tau) - (x - 3 * tau) - b) == 0
+    assert (m * sp.log(1 + q)).is_nonnegative                                      # q >= 1 written 1 + q (q >= 0 here)
+    t = sp.Symbol("t", real=True)
+    assert sp.solve_univariate_inequality(sp.exp(t) >= 1, t, relational=False) == sp.Interval(0, sp.oo)
+    assert sp.simplify(sp.exp(m * sp.log(1 + q)) - (1 + q) ** m) == 0
+    k = sp.symbols("k", positive=True)
+    ratio = sp.simplify(3 * (14 / tau) ** (k - 1) / (2 * tau) ** (1 - k))
+    assert sp.simplify(sp.powsimp(ratio, force=True) - 3 * sp.Integer(28) ** (k - 1)) == 0
+    assert sp.solve_univariate_inequality(3 * sp.Integer(28) ** (t - 1) >= 1, t, relational=False).contains(1)
+    certificate.point(6)
+    # the literal form: exact rationals
+    tau_, mu_, ce = Fraction(10), Fraction(0), Fraction(1000)
+    lo, hi = ce - 3 * tau_, ce + 3 * tau_
+    law = {Fraction(-1): Fraction(1, 2), Fraction(1): Fraction(1, 2)}
+    assert sum(pr * v for v, pr in law.items()) == mu_ and sum(pr * abs(v - mu_) ** 2 for v, pr in law.items()) == 1
+    assert mu_ - ce <= 3 * tau_
+    EZ = sum(pr * (Fraction(-10 ** 6) if v < lo else (hi if v > hi else v)) for v, pr in law.items())
+    assert EZ == -10 ** 6 and abs(mu_ - EZ) > 3 * (Fraction(14) / tau_) ** 1
+    certificate.point()
+
+
 @pytest.mark.evidence("points, sampling or uncertified numerics (mpmath quadrature, floats, statistics)")
 @pytest.mark.claim("heavy_tailed:Lemma B.1")
 @pytest.mark.parametrize("k", [2.0, 3.0, 4.0])

@@ -1184,9 +1184,9 @@ CLAIMS = (
     Claim("heavy_tailed:Lemma B.1", "utility",
           "Clipping to [-3 tau, 3 tau] a law with k-th central moment 1 and |mu| <= tau (as Theorem 4.1 applies "
           "Lemma B.1) biases the mean by at most 3 (14/tau)^(k-1) and by at most the sharper (2 tau)^(1-k); the "
-          "lemma as literally stated (arbitrary a, b, one-sided condition) is false (evidence only: the biases are mpmath "
-          "quadratures on Lomax and Student-t laws at listed k, tau; a bound over every law is the lemma's proof, "
-          "not re-proved).",
+          "lemma as literally stated (arbitrary a, b, one-sided condition) is false (both bounds proved for every law, "
+          "tau, k (pointwise bounds, sympy); the literal form refuted by an exact two-point law; Lomax biases in mpmath "
+          "beside them).",
           "heavy_tailed Lemma B.1 ([KSU20] Lemma 3.1), proof of Theorem 4.1; docs/errata.md heavy_tailed-E12"),
     Claim("heavy_tailed:Theorem 3.1", "utility",
           "Algorithm 1 (convex) with a mean oracle of bias B and mean squared error G^2 has expected excess risk "
