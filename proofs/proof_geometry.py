@@ -310,6 +310,36 @@ def test_l1_modulus_of_the_pnorm_map_for_the_l1_ball(d, certificate):
         assert abs(mp.mpf(k) ** (1 - 1 / q) - mp.e) < mp.mpf(10) ** -45
 
 
+@pytest.mark.rigorous(method="symbolic (sympy): linearity of the Bregman divergence, a series at t = 0; Ball-Carlen-Lieb 1994 "
+                              "(Proposition 3) cited for the lower bound",
+                      domain="every q in (1, 2], every x, y (the lower bound by the cited theorem)")
+@pytest.mark.claim("core:Fact 3.4 normalisation")
+@pytest.mark.claim("erm_geometry:Fact 3.4")
+def test_fact_3_4_modulus_is_exactly_one_half_for_every_q(certificate):
+    """psi_1 = ||x||_q^2/(2(q-1)) is 1-strongly convex w.r.t. ||.||_q for 1 < q <= 2 (Ball-Carlen-Lieb, cited): B_psi_1(x, y)
+    >= (1/2)||x - y||_q^2. The printed psi = ||x||_q^2/(4(q-1)) = psi_1/2 has B_psi = B_psi_1/2 (the Bregman divergence is
+    linear in the potential), so B_psi >= (1/4)||x - y||_q^2 for every x, y: modulus >= 1/2. Sharp for EVERY q: at
+    y = (1, 1), x = y + t (1, -1), <grad psi_1(y), x - y> = 0 (the gradient's coordinates are equal) and
+    B_psi_1 / ((1/2)||x - y||_q^2) = 1 + O(t) (sympy series at t = 0), so the modulus of psi_1 is exactly 1 and the
+    printed psi's exactly 1/2; for small t, B_psi < (1/2)||x - y||_q^2 (ratio -> 1/2 < 1): the printed modulus 1 fails."""
+    q, t = sp.symbols("q t", positive=True)
+    a, b, c = sp.symbols("a b c", real=True)
+    psi1 = lambda u, v: (u ** q + v ** q) ** (2 / q) / (2 * (q - 1))           # noqa: E731  (u, v > 0 near (1, 1))
+    g1 = sp.diff(psi1(a, b), a).subs({a: 1, b: 1})
+    g2 = sp.diff(psi1(a, b), b).subs({a: 1, b: 1})
+    assert sp.simplify(g1 - g2) == 0                                           # <grad, t(1, -1)> = t (g1 - g2) = 0
+    bregman = psi1(1 + t, 1 - t) - psi1(1, 1)
+    half_sq = (2 * t ** q) ** (2 / q) / 2                                      # (1/2)||t (1, -1)||_q^2
+    assert sp.simplify(half_sq - 2 ** (2 / q) * t ** 2 / 2) == 0
+    lead = sp.series(sp.simplify(bregman / (2 ** (2 / q) * t ** 2 / 2)), t, 0, 1).removeO()
+    assert sp.simplify(lead - 1) == 0
+    # linearity: B_{c psi} = c B_psi for any potential (one coordinate suffices: the definition is linear in psi)
+    f = sp.Function("f")
+    B = lambda F, x, y: F(x) - F(y) - sp.diff(F(a), a).subs(a, y) * (x - y)     # noqa: E731
+    assert sp.simplify(B(lambda z: c * f(z), a, b) - c * B(f, a, b)) == 0
+    certificate.point(4)
+
+
 @pytest.mark.evidence("points or uncertified numerics (not yet restated)")
 @pytest.mark.claim("core:Fact 3.4 normalisation")
 @pytest.mark.parametrize("k", [8, 20, 100, 10**4])

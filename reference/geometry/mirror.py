@@ -602,7 +602,7 @@ CLAIMS = (
     Claim("core:Fact 3.4 normalisation", "constant",
           "The potential printed in erm_geometry Fact 3.4, 1/(4(q-1))||x||_q^2, has strong-convexity "
           "modulus 1/2 w.r.t. l_q, not 1: B_psi(x, y) >= 1/4 ||x - y||_q^2 always, and points exist where "
-          "B_psi(x, y) < 1/2 ||x - y||_q^2 (evidence only: the lower bound rests on Ball-Carlen-Lieb, checked on grids "
-          "of (x, y, q) in floats; the witness part is certified at q = 2 under erm_geometry:Fact 3.4).",
+          "B_psi(x, y) < 1/2 ||x - y||_q^2 (proved for every q in (1, 2]: the lower bound from Ball-Carlen-Lieb's "
+          "theorem, cited, by linearity; the points by a series at (1, 1) + t (1, -1), sympy).",
           "erm_geometry Fact 3.4 (from [47]); docs/errata.md erm_geometry-E08, core-G02"),
 )
