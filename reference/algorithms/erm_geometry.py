@@ -1358,9 +1358,8 @@ CLAIMS = (
        "Claim A.2's coefficient Delta fails (a quadratic is a counterexample).", "Claim A.2, Section 2.2"),
     _c("Fact 2.3", "constant",
        "E[W] <= G^2 + r^2 for W = (sup_Q <b, theta>)^2 (the conclusion of equation (7)); the paper's "
-       "intermediate integrand of (7) is not an upper bound on P[W >= x] (proofs/: E[W] <= G^2 + r^2 certified "
-       "for the unit l2 ball at the listed p only, the general Q is the paper's Fact, not re-proved; the integrand's "
-       "failure is one uncertified point: evidence).", "Fact 2.3 and equation (7)"),
+       "intermediate integrand of (7) is not an upper bound on P[W >= x] (proved for every Q with the Gaussian Poincare "
+       "inequality, cited; the integrand's failure certified at one point, chi^2_100 at G^2 + 10).", "Fact 2.3 and equation (7)"),
     # --- Algorithm 2
     _c("Algorithm 2 privacy", "privacy",
        "Objective perturbation is (eps, delta)-DP ('follows from [37]'): false at the printed noise variance "
