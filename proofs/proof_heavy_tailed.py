@@ -304,6 +304,28 @@ def _noise_constant_identities_at_points():
             T * ht.cwme_paper_sigma(n, d, tau, rho, beta) ** 2, rel=1e-13)
 
 
+@pytest.mark.rigorous(method="symbolic integration (sympy), every nu > k, alpha > k",
+                      domain="every nu > k > 0 (Student-t), alpha > k > 0 (symmetrised Lomax); the centred Lomax is a quadrature "
+                             "(the statement says so)")
+@pytest.mark.claim("heavy_tailed:Definition 2.11 data")
+def test_student_t_and_lomax_moments_for_every_order(certificate):
+    """E|T_nu|^k = 2 c_nu int_0^inf t^k (1 + t^2/nu)^(-(nu+1)/2) dt = nu^(k/2) Gamma((k+1)/2) Gamma((nu-k)/2) /
+    (sqrt(pi) Gamma(nu/2)) and E Y^k = int_0^inf y^k alpha (1 + y)^(-alpha-1) dy = Gamma(k+1) Gamma(alpha-k)/Gamma(alpha)
+    (the symmetrised Lomax +-Y has mean 0, so this is its central moment), for every order where the integrals converge
+    (nu > k, alpha > k: sympy integrates with conds='none', the convergence being those conditions)."""
+    y, t = sp.symbols("y t", positive=True)
+    al, k, nu = sp.symbols("alpha k nu", positive=True)
+    lomax = sp.integrate(y ** k * al * (1 + y) ** (-al - 1), (y, 0, sp.oo), conds="none")
+    assert sp.simplify(sp.gammasimp(lomax - sp.gamma(k + 1) * sp.gamma(al - k) / sp.gamma(al))) == 0
+    c = sp.gamma((nu + 1) / 2) / (sp.sqrt(nu * sp.pi) * sp.gamma(nu / 2))
+    student = 2 * c * sp.integrate(t ** k * (1 + t ** 2 / nu) ** (-(nu + 1) / 2), (t, 0, sp.oo), conds="none")
+    want = nu ** (k / 2) * sp.gamma((k + 1) / 2) * sp.gamma((nu - k) / 2) / (sp.sqrt(sp.pi) * sp.gamma(nu / 2))
+    assert sp.simplify(sp.gammasimp(student - want)) == 0
+    # the densities are densities (k = 0)
+    assert sp.simplify(sp.gammasimp(lomax.subs(k, 0))) == 1 and sp.simplify(sp.gammasimp(student.subs(k, 0))) == 1
+    certificate.point(4)
+
+
 @pytest.mark.evidence("points, sampling or uncertified numerics (mpmath quadrature, floats, statistics)")
 @pytest.mark.claim("heavy_tailed:Definition 2.11 data")
 @pytest.mark.parametrize("nu, k", [(5.5, 4.0), (3.0, 2.0), (4.5, 2.5)])
