@@ -251,6 +251,51 @@ def ratio(m):
     return (n * mpmath.log(n)) ** (mpmath.mpf(2) / 3) / (1 + m**2)
 
 
+@pytest.mark.rigorous(method="symbolic (sympy) in x = ln m + monotone bounds with one certified value each (ball arithmetic)",
+                      domain="every m >= 20 (the statement's narrowed domain)")
+@pytest.mark.claim("lasso:Theorem 3.1 normalisation")
+def test_normalised_ratio_rises_to_3_to_the_2_3_for_every_m_from_20(certificate):
+    """r(m) = (n ln n)^(2/3)/(1 + m^2), w = m/ln m, n = w (1 + m^2). With x = ln m, r^(3/2) = g(x) = A(x) s(x),
+    A = 3 - ln x/x + L/x, L = ln(1 + e^(-2x)), s = (1 + e^(-2x))^(-1/2) (sympy), and g -> 3 as x -> inf (sympy).
+    g' = A' s + A s' > 0 for every x >= x0 = ln 20:
+    * s' = e^(-2x) (1 + e^(-2x))^(-3/2) > 0 (sympy);
+    * A > 0: L >= 0 and ln x/x decreases for x > e (derivative (1 - ln x)/x^2), so A >= 3 - ln(x0)/x0 > 0 (certified);
+    * x^2 A' = (ln x - 1) + x L' - L (sympy) with L' = -2 e^(-2x)/(1 + e^(-2x)) in [-2 e^(-2x), 0] and
+      0 <= L <= e^(-2x) (log(1 + u) <= u: u - log(1 + u) is 0 at 0 with derivative u/(1 + u) >= 0), so
+      x^2 A' >= F(x) = ln x - 1 - (2x + 1) e^(-2x); F' = 1/x + 4x e^(-2x) > 0 (sympy) and F(x0) > 0 (certified).
+    So g increases strictly to its limit 3: r increases to 3^(2/3), r < 3^(2/3), and r >= r(20) > 0: Theta."""
+    x = sp.symbols("x", positive=True)
+    m = sp.exp(x)
+    n = (m / sp.log(m)) * (1 + m ** 2)
+    L = sp.log(1 + sp.exp(-2 * x))
+    A = 3 - sp.log(x) / x + L / x
+    S = (1 + sp.exp(-2 * x)) ** sp.Rational(-1, 2)
+    assert sp.simplify(sp.expand_log(n * sp.log(n) / (1 + m ** 2) ** sp.Rational(3, 2) - A * S, force=True)) == 0
+    assert sp.limit(A * S, x, sp.oo) == 3
+    ds = sp.exp(-2 * x) * (1 + sp.exp(-2 * x)) ** sp.Rational(-3, 2)
+    assert sp.simplify(sp.diff(S, x) - ds) == 0 and ds.is_positive
+    Lp = -2 * sp.exp(-2 * x) / (1 + sp.exp(-2 * x))
+    assert sp.simplify(sp.diff(L, x) - Lp) == 0
+    assert sp.simplify(sp.diff(A, x) * x ** 2 - ((sp.log(x) - 1) + x * Lp - L)) == 0
+    assert sp.simplify(sp.diff(sp.log(x) / x, x) - (1 - sp.log(x)) / x ** 2) == 0
+    assert sp.solve_univariate_inequality(1 - sp.log(sp.Symbol("y", positive=True)) < 0, sp.Symbol("y", positive=True),
+                                          relational=False) == sp.Interval.open(sp.E, sp.oo)
+    u = sp.symbols("u", nonnegative=True)
+    assert (u - sp.log(1 + u)).subs(u, 0) == 0 and sp.simplify(sp.diff(u - sp.log(1 + u), u) - u / (1 + u)) == 0
+    F = sp.log(x) - 1 - (2 * x + 1) * sp.exp(-2 * x)
+    dF = sp.simplify(sp.diff(F, x))
+    assert sp.simplify(dF - (1 / x + 4 * x * sp.exp(-2 * x))) == 0 and (1 / x + 4 * x * sp.exp(-2 * x)).is_positive
+    certificate.point(9)
+    with ctx.workprec(128):
+        x0 = arb(20).log()
+        assert x0 > arb(1).exp()                                        # x0 > e
+        assert x0.log() - 1 - (2 * x0 + 1) * (-2 * x0).exp() > 0           # F(x0) > 0
+        assert 3 - x0.log() / x0 > 0                                     # A(x0) lower bound > 0
+        r20 = ((20 / arb(20).log()) * 401 * ((20 / arb(20).log()) * 401).log()) ** (arb(2) / 3) / 401
+        assert r20 > 1                                                   # r(20) > 0 (the Theta's lower constant)
+    certificate.point(4)
+
+
 @pytest.mark.evidence("grid or points, mpmath (uncertified)")
 @pytest.mark.claim("lasso:Theorem 3.1 normalisation")
 def test_normalised_lower_bound_is_order_one_over_n_log_n_to_two_thirds():
