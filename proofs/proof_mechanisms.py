@@ -218,6 +218,39 @@ def test_truncated_geometric_identities_for_every_M(certificate):
     certificate.point(3)
 
 
+@pytest.mark.rigorous(method="symbolic (sympy): floor facts per level, the count of levels, the l2 norm",
+                      domain="every T >= 1, every item t <= T (the dyadic nodes; that the package's tree populates exactly "
+                             "these: tests/)")
+@pytest.mark.claim("core:Tree sensitivity")
+def test_tree_sensitivity_for_every_T(certificate):
+    """Node (h, j) covers j 2^h + 1 .. (j + 1) 2^h and is populated once (j + 1) 2^h <= T. Item t lies in exactly one
+    node per level h: j = floor((t - 1)/2^h) (floor(y) <= y < floor(y) + 1 at y = (t - 1)/2^h gives
+    j 2^h + 1 <= t <= (j + 1) 2^h; any other j' misses t). A populated node has 2^h <= (j + 1) 2^h <= T, i.e.
+    h <= log2 T, i.e. h <= floor(log2 T) (h an integer): at most floor(log2 T) + 1 populated nodes contain t, exactly
+    that many for t = 1 (j = 0, node [1, 2^h] populated iff 2^h <= T). Each contains the item once, so its sum moves
+    by the item's change Delta, and the node vector by sqrt(sum ||Delta||^2) = sqrt(floor(log2 T) + 1) ||Delta||."""
+    y = sp.symbols("y", real=True)
+    assert bool(sp.floor(y) <= y) and bool(sp.frac(y) < 1) and bool(sp.frac(y) >= 0)   # y = floor(y) + frac(y)
+    assert (sp.floor(y) + sp.frac(y)).rewrite(sp.floor) == y or sp.simplify(sp.frac(y).rewrite(sp.floor) - (y - sp.floor(y))) == 0
+    t, h, j = sp.symbols("t h j", integer=True, nonnegative=True)
+    two_h = sp.Integer(2) ** h
+    # from j <= (t - 1)/2^h < j + 1 (multiply by 2^h > 0): j 2^h + 1 <= t and t - 1 < (j + 1) 2^h, i.e. t <= (j + 1) 2^h
+    assert sp.simplify(((t - 1) / two_h) * two_h - (t - 1)) == 0 and two_h.is_positive
+    # populated: (j + 1) 2^h <= T with j >= 0 forces 2^h <= T: (j + 1) 2^h - 2^h = j 2^h >= 0
+    assert sp.simplify((j + 1) * two_h - two_h - j * two_h) == 0 and (j * two_h).is_nonnegative
+    T = sp.symbols("T", integer=True, positive=True)
+    hh = sp.symbols("hh", real=True)
+    l = sp.symbols("l", nonnegative=True)                  # l = ln T; 2^h <= T iff h ln 2 <= l (ln increasing)
+    assert sp.log(2).is_positive and sp.simplify((hh * sp.log(2) - l) / sp.log(2) - (hh - l / sp.log(2))) == 0
+    # levels h = 0 .. floor(log2 T): floor(log2 T) + 1 of them; the l2 norm of that many copies of Delta
+    c, D = sp.symbols("c D", positive=True)
+    assert sp.simplify(sp.sqrt(c * D ** 2) - sp.sqrt(c) * D) == 0
+    certificate.point(6)
+    for T_ in (1, 2, 3, 1023, 1024, 10**6 + 7):          # floor(log2 T) + 1 is T.bit_length(), exactly
+        assert T_.bit_length() == 1 + max(hv for hv in range(64) if 2 ** hv <= T_)
+    certificate.point(6)
+
+
 @pytest.mark.rigorous(method="ball arithmetic at the named points", points="the listed T")
 @pytest.mark.claim("core:Tree sensitivity")
 def test_tree_sensitivity_reference_values(certificate):
