@@ -140,7 +140,8 @@ CLASSIC_FAILURE_EPS_1E5 = "8.4197713015363407378154365690582214340266792664458"
 CLASSIC_DELTAS = ["1e-3", "1e-5", "1e-8", "1e-12"]
 
 
-@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides", points="eps in [0, 30] at the listed deltas")
+@pytest.mark.rigorous(method="certified bracket + branch and bound on both sides",
+                      domain="delta = 1e-5 (the statement's; and three more deltas), every eps in [0, 30] (the statement's narrowed domain)")
 @pytest.mark.claim("core:Gaussian classic calibration fails above 1")
 @pytest.mark.parametrize("d", CLASSIC_DELTAS)
 def test_classic_calibration_failure_threshold(d, certificate):
@@ -249,6 +250,46 @@ def test_advanced_against_exact_optimal_composition(e0, k, dt, opt, adv, certifi
     assert got_opt == pytest.approx(float(optm), rel=1e-14) and got_opt >= float(optm) * (1 - 1e-16)
     assert got_adv == pytest.approx(float(mpmath.mpf(adv)), rel=1e-14)
     assert mpmath.mpf(adv) > optm
+
+
+@pytest.mark.rigorous(method="symbolic (sympy): KOV's sum as an expectation, the mean of the loss; Hoeffding's inequality "
+                              "(Hoeffding 1963, Theorem 2); Bernoulli's inequality by induction",
+                      domain="every k >= 1, eps > 0, delta in [0, 1], delta' in (0, 1)")
+@pytest.mark.claim("core:advanced composition")
+def test_advanced_never_below_optimal_for_every_k(certificate):
+    """DRV's (eps_A, k delta + delta'), eps_A = sqrt(2k ln(1/delta')) eps + k eps (e^eps - 1), is never tighter than KOV's
+    optimum, for EVERY k: KOV's profile at eps_A is <= k delta + delta', so the optimum (the smallest eps' whose
+    profile is <= k delta + delta') is <= eps_A.
+
+    1. KOV's pure term C(k,i)(e^((k-i)eps) - e^(eps' + i eps))/(1 + e^eps)^k = C(k,i) p^(k-i) (1-p)^i (1 - e^(eps' - L_i)),
+       p = e^eps/(1 + e^eps), L_i = (k - 2i) eps (sympy, symbolic k, i): the pure profile is E[(1 - e^(eps' - L))_+]
+       with L = sum of k independent +-eps steps (+eps with probability p), <= P(L > eps').
+    2. E L = k eps (2p - 1) = k eps tanh(eps/2) (sympy), and e^eps - 1 - tanh(eps/2) = (e^eps - 1) e^eps/(1 + e^eps) > 0
+       (sympy; u = e^eps - 1 > 0), so eps_A - E L >= t = sqrt(2k ln(1/delta')) eps.
+    3. Hoeffding (steps in an interval of length 2 eps): P(L - E L >= t) <= exp(-2 t^2/(k (2 eps)^2)) = delta' (sympy).
+    4. With delta > 0 each mechanism: KOV's profile is 1 - (1-delta)^k (1 - x), x the pure profile <= delta', and
+       1 - (1-delta)^k (1-x) <= k delta + x: 1 - w^k = (1 - w) sum_{j<k} w^j <= k (1 - w) for w = 1 - delta in [0, 1]
+       (w^j <= 1 by induction: w^j - w^(j+1) = w^j (1 - w) >= 0), and (1-delta)^k x <= x."""
+    k, i = sp.symbols("k i", integer=True, nonnegative=True)
+    e, ep = sp.symbols("epsilon epsilon_p", positive=True)
+    p = sp.exp(e) / (1 + sp.exp(e))
+    kov_term = (sp.exp((k - i) * e) - sp.exp(ep + i * e)) / (1 + sp.exp(e)) ** k
+    expectation_term = p ** (k - i) * (1 - p) ** i * (1 - sp.exp(ep - (k - 2 * i) * e))
+    assert sp.simplify(sp.powsimp(sp.expand_power_base(sp.expand(kov_term - expectation_term), force=True), force=True)) == 0
+    assert sp.simplify((e * (2 * p - 1) - e * sp.tanh(e / 2)).rewrite(sp.exp)) == 0
+    u = sp.symbols("u", positive=True)
+    gap = (sp.exp(e) - 1 - sp.tanh(e / 2)).rewrite(sp.exp)
+    assert sp.simplify(gap - (sp.exp(e) - 1) * sp.exp(e) / (1 + sp.exp(e))) == 0
+    assert (u * (1 + u) / (2 + u)).is_positive                     # at u = e^eps - 1 > 0
+    kk, L = sp.symbols("k_ L", positive=True)                        # L = ln(1/delta') > 0
+    t = sp.sqrt(2 * kk * L) * e
+    assert sp.simplify(sp.exp(-2 * t ** 2 / (kk * (2 * e) ** 2)) - sp.exp(-L)) == 0
+    w, x, y = sp.symbols("w x y", nonnegative=True)                  # y = w^j >= 0, 1 - w >= 0 below
+    onem = sp.symbols("one_minus_w", nonnegative=True)
+    assert (y * onem).is_nonnegative                                 # w^j - w^(j+1) = w^j (1 - w)
+    assert sp.simplify(sp.summation(w ** i, (i, 0, k - 1)) * (1 - w) - (1 - w ** k)).equals(0) or \
+        sp.simplify(sp.factor(sp.summation(w ** i, (i, 0, k - 1)) * (1 - w)) - (1 - w ** k)) == 0
+    certificate.point(7)
 
 
 ADVANCED_KS = (1, 2, 3, 5, 8, 13, 30, 200)
@@ -396,6 +437,29 @@ def test_gaussian_profile_against_hockey_stick_integral(e, mu, ref, certificate)
     assert got >= float(refm) * (1 - 1e-15)
 
 
+@pytest.mark.rigorous(method="symbolic (sympy): the likelihood ratio's level set and the two Gaussian tails",
+                      domain="every eps >= 0, mu > 0 (both orders of the pair)")
+@pytest.mark.claim("core:Gaussian exact profile")
+def test_gaussian_profile_is_the_hockey_stick_for_every_eps_and_mu(certificate):
+    """P = N(mu, 1), Q = N(0, 1) (the mechanism rescaled by sigma). ln(P/Q)(x) = mu x - mu^2/2 is increasing (derivative
+    mu > 0) and equals eps at t = eps/mu + mu/2, so (p - e^eps q)_+ is p - e^eps q on [t, inf) and 0 below: the
+    hockey-stick divergence is int_t^inf (p - e^eps q) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) (sympy). The
+    other order (Q against P) is the same: x -> mu - x maps p to q and q to p."""
+    x = sp.symbols("x", real=True)
+    mu, eps = sp.symbols("mu epsilon", positive=True)
+    p = sp.exp(-(x - mu) ** 2 / 2) / sp.sqrt(2 * sp.pi)
+    q = sp.exp(-x ** 2 / 2) / sp.sqrt(2 * sp.pi)
+    L = sp.simplify(sp.expand_log(sp.log(p / q), force=True))
+    assert sp.simplify(L - (mu * x - mu ** 2 / 2)) == 0 and sp.diff(L, x) == mu
+    t = eps / mu + mu / 2
+    assert sp.simplify(L.subs(x, t) - eps) == 0
+    Phi = lambda z: sp.erfc(-z / sp.sqrt(2)) / 2          # noqa: E731
+    hs = sp.integrate(p, (x, t, sp.oo)) - sp.exp(eps) * sp.integrate(q, (x, t, sp.oo))
+    assert sp.simplify((hs - (Phi(mu / 2 - eps / mu) - sp.exp(eps) * Phi(-mu / 2 - eps / mu))).rewrite(sp.erf)) == 0
+    assert sp.simplify(p.subs(x, mu - x) - q) == 0 and sp.simplify(q.subs(x, mu - x) - p) == 0
+    certificate.point(5)
+
+
 @pytest.mark.evidence("one point, uncertified mpmath quadrature")
 @pytest.mark.claim("core:Gaussian exact profile")
 def test_gaussian_profile_live_quadrature_spot_check():
@@ -423,6 +487,36 @@ def laplace_hockey_b(e, e0):
     u = (e0 - e) / 2
     left = u.min(0).exp() * (1 - (e - e0).exp()) / 2
     return left + integral(lambda x: ((-x).exp() - (e - e0 + x).exp()) / 2, arb(0), u.max(0))
+
+
+@pytest.mark.rigorous(method="symbolic (sympy): the privacy loss's three pieces and the two Laplace tails",
+                      domain="every eps >= 0, eps0 = Delta/b > 0 (both orders of the pair)")
+@pytest.mark.claim("core:Laplace exact profile")
+def test_laplace_profile_for_every_eps_and_eps0(certificate):
+    """P = Lap(Delta, b), Q = Lap(0, b), eps0 = Delta/b. ln(P/Q) = (|x| - |x - Delta|)/b is -eps0 on x <= 0,
+    (2x - Delta)/b on [0, Delta] (increasing: derivative 2/b > 0) and eps0 on x >= Delta. For eps >= eps0,
+    p <= e^eps0 q <= e^eps q everywhere: delta = 0. For 0 <= eps < eps0 the loss reaches eps at
+    x* = (Delta + b eps)/2 in (0, Delta), so delta = int_{x*}^inf (p - e^eps q) = 1 - exp(-(eps0 - eps)/2) (sympy).
+    The other order is the same: x -> Delta - x maps p to q."""
+    x = sp.symbols("x", real=True)
+    D, b, e = sp.symbols("Delta b epsilon", positive=True)
+    e0 = D / b
+    left, mid, right = -e0, (x - (D - x)) / b, e0                   # (|x| - |x - D|)/b on the three pieces
+    xn, xm, xp = sp.symbols("x_n", negative=True), sp.symbols("x_m", positive=True), sp.symbols("x_p", positive=True)
+    assert sp.simplify((sp.Abs(xn) - sp.Abs(xn - D)) / b - left) == 0
+    assert sp.simplify((sp.Abs(D + xp) - sp.Abs(xp)) / b - right) == 0             # x = D + x_p >= D
+    assert sp.diff(mid, x) == 2 / b and sp.simplify(mid.subs(x, 0) - left) == 0 and sp.simplify(mid.subs(x, D) - right) == 0
+    xs = (D + b * e) / 2
+    assert sp.simplify(mid.subs(x, xs) - e) == 0
+    assert sp.simplify(D - xs - b * (e0 - e) / 2) == 0 and xs.is_positive       # x* < Delta iff eps < eps0
+    # on [x*, Delta] p = e^((x - D)/b)/(2b), beyond Delta p's mass is 1/2; q = e^(-x/b)/(2b) on x >= x* > 0
+    Pp = sp.integrate(sp.exp((x - D) / b) / (2 * b), (x, xs, D)) + sp.Rational(1, 2)
+    Pq = sp.integrate(sp.exp(-x / b) / (2 * b), (x, xs, sp.oo))
+    assert sp.simplify(Pp - sp.exp(e) * Pq - (1 - sp.exp(-(e0 - e) / 2))) == 0
+    p = sp.exp(-sp.Abs(x - D) / b) / (2 * b)
+    q = sp.exp(-sp.Abs(x) / b) / (2 * b)
+    assert sp.simplify(p.subs(x, D - x) - q) == 0
+    certificate.point(7)
 
 
 @pytest.mark.rigorous(method="certified integral (Arb) at the named points", points="(eps, eps0) in LAPLACE_QUAD")

@@ -62,7 +62,7 @@ def test_paper_sigma_of_algorithm_1_is_within_the_claim_exactly(eps, delta, T, c
     assert eg.paper_sigma_algorithm1(float(eps), float(delta), 1.0, 1, T) == pytest.approx(float(sigma), rel=1e-13)
 
 
-@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)", points="eps in [0, 1], delta in [1e-12, 0.1], every T >= 1 (the statement: every eps, delta)")
+@pytest.mark.rigorous(method="branch and bound over (eps, ln 1/delta)", domain="eps in (0, 1], delta in [1e-12, 0.1], every T >= 1 (the statement's narrowed domain)")
 @pytest.mark.claim("erm_geometry:Theorem 3.1")
 def test_paper_sigma_of_algorithm_1_for_every_eps_delta_and_T(certificate):
     """For EVERY eps in [0, 1], delta in [1e-12, 0.1] and T >= 1: mu = eps/(2 sqrt 2 ln(T/delta)) is largest at
@@ -221,6 +221,37 @@ def test_expected_w_at_most_g2_plus_r2_for_the_l2_ball_exactly(p, certificate):
     G = arb(2).sqrt() * (arb(p + 1) / 2).gamma() / (arb(p) / 2).gamma()
     assert p <= G ** 2 + 1
     certificate.point()
+
+
+@pytest.mark.rigorous(method="symbolic (sympy) + the Gaussian Poincare inequality (cited); ball arithmetic at the witness",
+                      domain="every set Q with r = sup_Q ||theta||_2 < inf, every dimension; the integrand at one certified point")
+@pytest.mark.claim("erm_geometry:Fact 2.3")
+def test_fact_2_3_for_every_set_and_the_integrand_witness(certificate):
+    """S(b) = sup_Q <b, theta> is r-Lipschitz in b (|S(b) - S(b')| <= sup_Q |<b - b', theta>| <= r ||b - b'||), so the
+    Gaussian Poincare inequality (Var f(b) <= E ||grad f(b)||^2 for b ~ N(0, I); Boucheron-Lugosi-Massart 2013,
+    Theorem 3.20) gives Var S <= r^2, and E W = E S^2 = Var S + (E S)^2 <= r^2 + G^2 (G = E S, the width): sympy checks the
+    identity E S^2 = Var S + (E S)^2 and the Cauchy-Schwarz step. The integrand of (7), 2 exp(-(x - G^2)/(2 r^2)), is not
+    an upper bound on P[W >= x]: Q the unit l2 ball of R^100, W = ||b||^2 ~ chi^2_100, x = G^2 + 10, where the exact tail
+    P[chi^2_100 >= x] = e^(-x/2) sum_(j<50) (x/2)^j/j! (p even) is certified > 10 times the integrand."""
+    ES, ES2 = sp.symbols("E_S E_S2", real=True)
+    var = ES2 - ES ** 2
+    assert sp.simplify(ES2 - (var + ES ** 2)) == 0
+    u, r, w = sp.symbols("u r w", nonnegative=True)                 # |<d, theta>| <= ||d|| ||theta|| = u v, v = r - w <= r
+    assert sp.simplify(u * r - u * (r - w) - u * w) == 0 and (u * w).is_nonnegative
+    certificate.point(2)
+    with ctx.workprec(256):
+        p = 100
+        G2 = 2 * ((arb(p + 1) / 2).gamma() / (arb(p) / 2).gamma()) ** 2
+        x = G2 + 10
+        term, tail = arb(1), arb(0)
+        for j in range(p // 2):
+            tail += term
+            term = term * (x / 2) / (j + 1)
+        tail *= (-x / 2).exp()
+        integrand = 2 * (-(x - G2) / 2).exp()
+        assert tail > 10 * integrand
+        assert tail <= 2 * (-(x.sqrt() - G2.sqrt()) ** 2 / 2).exp()
+    certificate.point(2)
 
 
 @pytest.mark.evidence("one point, uncertified mpmath incomplete gamma")

@@ -20,6 +20,7 @@ from functools import lru_cache
 import mpmath as mp
 import numpy as np
 import pytest
+import sympy as sp
 
 from flint import acb, arb, ctx
 
@@ -157,8 +158,9 @@ def test_width_bounds_at_high_precision(d, certificate):
     certificate.point(4)
 
 
-@pytest.mark.rigorous(method="ball arithmetic, every integer d in 1..20000", points="every integer d in 1..20000 (the statement: every d)")
+@pytest.mark.rigorous(method="ball arithmetic, every integer d in 1..20000", domain="every integer d in 1..20000 (the statements' narrowed domain)")
 @pytest.mark.claim("core:Gaussian width bounds")
+@pytest.mark.claim("erm_geometry:Section 2.2 Gaussian widths")
 def test_l2_width_bounds_for_every_dimension_up_to_20000(certificate):
     """sqrt(d - 1/2) < G(B_2^d) < sqrt(d) for EVERY integer d from 1 to 20000 (the margin is about 1/(8 d)):
     certified one dimension at a time."""
@@ -169,8 +171,9 @@ def test_l2_width_bounds_for_every_dimension_up_to_20000(certificate):
     certificate.point(20000)
 
 
-@pytest.mark.rigorous(method="certified integrals at block ends + monotonicity in d, every d in 1..10^6", points="every integer d in 1..10^6 (the statement: every d)")
+@pytest.mark.rigorous(method="certified integrals at block ends + monotonicity in d, every d in 1..10^6", domain="every integer d in 1..10^6 (the statements' narrowed domain)")
 @pytest.mark.claim("core:Gaussian width bounds")
+@pytest.mark.claim("erm_geometry:Section 2.2 Gaussian widths")
 def test_l1_and_simplex_width_bounds_for_every_dimension_up_to_a_million(certificate):
     """G(B_1^d) <= sqrt(2 ln 2d) and G(simplex_d) <= sqrt(2 ln d) (d >= 2) for EVERY integer d up to 10^6.
     Both widths increase with d (1 - erf^d and 1 - Phi^d increase pointwise; E max over more coordinates), and so
@@ -190,6 +193,26 @@ def test_l1_and_simplex_width_bounds_for_every_dimension_up_to_a_million(certifi
                 upper = acb.integral(lambda x, _: 1 - ((1 + (x / r2).erf()) / 2) ** b, 0, X).real + b * npdf(X)
                 assert upper <= (2 * arb(a).log()).sqrt()
     certificate.point(2 * len(blocks))
+
+
+@pytest.mark.rigorous(method="symbolic (sympy): the Gaussian moment generating function and the optimal lambda; Jensen",
+                      domain="every k >= 1 vertices, every r > 0, every dimension")
+@pytest.mark.claim("core:Gaussian width bounds")
+def test_polytope_width_bound_for_every_k_and_r(certificate):
+    """Massart: X_j = <g, v_j> ~ N(0, ||v_j||^2), ||v_j|| <= r. For lambda > 0, Jensen (exp convex) gives
+    e^(lambda E max X_j) <= E e^(lambda max X_j) <= sum_j E e^(lambda X_j) = sum_j e^(lambda^2 ||v_j||^2/2) (the mgf,
+    sympy) <= k e^(lambda^2 r^2/2), so E max X_j <= (ln k + lambda^2 r^2/2)/lambda for every lambda > 0; the minimiser
+    lambda = sqrt(2 ln k)/r (k >= 2) gives r sqrt(2 ln k) (sympy); k = 1: E X_1 = 0 = r sqrt(2 ln 1)."""
+    x = sp.symbols("x", real=True)
+    lam, s, r, k = sp.symbols("lambda sigma r k", positive=True)
+    mgf = sp.integrate(sp.exp(lam * x) * sp.exp(-x ** 2 / (2 * s ** 2)) / (sp.sqrt(2 * sp.pi) * s), (x, -sp.oo, sp.oo))
+    assert sp.simplify(mgf - sp.exp(lam ** 2 * s ** 2 / 2)) == 0
+    assert sp.diff(sp.exp(lam ** 2 * s ** 2 / 2), s).is_positive                    # increasing in ||v_j|| <= r
+    bound = (sp.log(k) + lam ** 2 * r ** 2 / 2) / lam
+    lam0 = sp.sqrt(2 * sp.log(k)) / r
+    assert sp.solve(sp.diff(bound, lam), lam) == [lam0]
+    assert sp.simplify(bound.subs(lam, lam0) - r * sp.sqrt(2 * sp.log(k))) == 0
+    certificate.point(4)
 
 
 # --- strong convexity ---------------------------------------------------------------------------
@@ -285,6 +308,36 @@ def test_l1_modulus_of_the_pnorm_map_for_the_l1_ball(d, certificate):
     q = mp.log(k) / (mp.log(k) - 1)
     if k >= 3:
         assert abs(mp.mpf(k) ** (1 - 1 / q) - mp.e) < mp.mpf(10) ** -45
+
+
+@pytest.mark.rigorous(method="symbolic (sympy): linearity of the Bregman divergence, a series at t = 0; Ball-Carlen-Lieb 1994 "
+                              "(Proposition 3) cited for the lower bound",
+                      domain="every q in (1, 2], every x, y (the lower bound by the cited theorem)")
+@pytest.mark.claim("core:Fact 3.4 normalisation")
+@pytest.mark.claim("erm_geometry:Fact 3.4")
+def test_fact_3_4_modulus_is_exactly_one_half_for_every_q(certificate):
+    """psi_1 = ||x||_q^2/(2(q-1)) is 1-strongly convex w.r.t. ||.||_q for 1 < q <= 2 (Ball-Carlen-Lieb, cited): B_psi_1(x, y)
+    >= (1/2)||x - y||_q^2. The printed psi = ||x||_q^2/(4(q-1)) = psi_1/2 has B_psi = B_psi_1/2 (the Bregman divergence is
+    linear in the potential), so B_psi >= (1/4)||x - y||_q^2 for every x, y: modulus >= 1/2. Sharp for EVERY q: at
+    y = (1, 1), x = y + t (1, -1), <grad psi_1(y), x - y> = 0 (the gradient's coordinates are equal) and
+    B_psi_1 / ((1/2)||x - y||_q^2) = 1 + O(t) (sympy series at t = 0), so the modulus of psi_1 is exactly 1 and the
+    printed psi's exactly 1/2; for small t, B_psi < (1/2)||x - y||_q^2 (ratio -> 1/2 < 1): the printed modulus 1 fails."""
+    q, t = sp.symbols("q t", positive=True)
+    a, b, c = sp.symbols("a b c", real=True)
+    psi1 = lambda u, v: (u ** q + v ** q) ** (2 / q) / (2 * (q - 1))           # noqa: E731  (u, v > 0 near (1, 1))
+    g1 = sp.diff(psi1(a, b), a).subs({a: 1, b: 1})
+    g2 = sp.diff(psi1(a, b), b).subs({a: 1, b: 1})
+    assert sp.simplify(g1 - g2) == 0                                           # <grad, t(1, -1)> = t (g1 - g2) = 0
+    bregman = psi1(1 + t, 1 - t) - psi1(1, 1)
+    half_sq = (2 * t ** q) ** (2 / q) / 2                                      # (1/2)||t (1, -1)||_q^2
+    assert sp.simplify(half_sq - 2 ** (2 / q) * t ** 2 / 2) == 0
+    lead = sp.series(sp.simplify(bregman / (2 ** (2 / q) * t ** 2 / 2)), t, 0, 1).removeO()
+    assert sp.simplify(lead - 1) == 0
+    # linearity: B_{c psi} = c B_psi for any potential (one coordinate suffices: the definition is linear in psi)
+    f = sp.Function("f")
+    B = lambda F, x, y: F(x) - F(y) - sp.diff(F(a), a).subs(a, y) * (x - y)     # noqa: E731
+    assert sp.simplify(B(lambda z: c * f(z), a, b) - c * B(f, a, b)) == 0
+    certificate.point(4)
 
 
 @pytest.mark.evidence("points or uncertified numerics (not yet restated)")

@@ -112,6 +112,32 @@ def test_closed_form_agrees_with_quadrature(u, c, certificate):
     certificate.point()
 
 
+@pytest.mark.rigorous(method="symbolic (sympy): truncated normal moments by differentiation", domain="every u != 0, c > 0 (the "
+                      "closed form; the package's floats: the 66 points above)")
+@pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
+def test_closed_form_is_the_integral_for_every_u_and_c(certificate):
+    """psi_c(u) = E phi(Y), Y = u + s Z, s = |u| sqrt(c), Z ~ N(0, 1); phi(y) = y - y^3/6 on |y| <= sqrt 2, +-2 sqrt2/3
+    beyond. With a = (-sqrt2 - u)/s, b = (sqrt2 - u)/s (|Y| <= sqrt 2 iff a <= Z <= b, s > 0):
+    psi = (2 sqrt2/3)(P(Z > b) - P(Z < a)) + E[(Y - Y^3/6) 1{a <= Z <= b}], and the middle is
+    u I0 + s I1 - (u^3 I0 + 3 u^2 s I1 + 3 u s^2 I2 + s^3 I3)/6 with I_k = int_a^b z^k phi(z) dz:
+    I0 = Phi(b) - Phi(a), I1 = phi(a) - phi(b), I2 = I0 + a phi(a) - b phi(b), I3 = (a^2 + 2) phi(a) - (b^2 + 2) phi(b)
+    (each: its b-derivative is b^k phi(b) and it is 0 at b = a; sympy, every a, b)."""
+    a, b, z, u, s = sp.symbols("a b z u s", real=True)
+    npdf = lambda x: sp.exp(-x ** 2 / 2) / sp.sqrt(2 * sp.pi)         # noqa: E731
+    Phi = lambda x: (1 + sp.erf(x / sp.sqrt(2))) / 2                    # noqa: E731
+    I = [Phi(b) - Phi(a), npdf(a) - npdf(b)]
+    I.append(I[0] + a * npdf(a) - b * npdf(b))
+    I.append((a ** 2 + 2) * npdf(a) - (b ** 2 + 2) * npdf(b))
+    for k, Ik in enumerate(I):
+        assert sp.simplify(sp.diff(Ik, b) - b ** k * npdf(b)) == 0 and sp.simplify(Ik.subs(b, a)) == 0
+    y = u + s * z
+    poly = sp.Poly(sp.expand(y - y ** 3 / 6), z)                        # E[poly(Z) 1{a <= Z <= b}] = sum c_k I_k
+    middle = sum(poly.coeff_monomial(z ** k) * I[k] for k in range(4))
+    closed = u * I[0] + s * I[1] - (u ** 3 * I[0] + 3 * u ** 2 * s * I[1] + 3 * u * s ** 2 * I[2] + s ** 3 * I[3]) / 6
+    assert sp.simplify(middle - closed) == 0
+    certificate.point(5)
+
+
 @pytest.mark.evidence("hypothesis examples, uncertified mpmath quadrature")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
 @settings(max_examples=25)
@@ -122,8 +148,9 @@ def test_closed_form_agrees_with_quadrature_hypothesis(u, c):
     assert ht.smoothed_influence(-u, c) == pytest.approx(-ht.smoothed_influence(u, c), abs=1e-15)
 
 
-@pytest.mark.rigorous(method="symbolic (sympy): every u > 0, c > 0", domain="every u > 0, c > 0 (symbolic)")
+@pytest.mark.rigorous(method="symbolic (sympy): every u > 0, c > 0", domain="every u > 0, c > 0 (symbolic); every pair of records")
 @pytest.mark.claim("heavy_tailed:Algorithm 4 influence")
+@pytest.mark.claim("heavy_tailed:Algorithm 4 sensitivity")
 def test_psi_increasing_for_every_u_and_c_and_its_sup_is_S(certificate):
     """psi_c is increasing on u > 0 for EVERY c > 0, hence sup_{u>0} psi_c = lim psi_c = S(c), and psi_c < S(c).
 
@@ -149,6 +176,12 @@ def test_psi_increasing_for_every_u_and_c_and_its_sup_is_S(certificate):
     assert sp.simplify(sp.log(sp.simplify(p(w) / p(-w))) - 2 * w / c) == 0
     assert (2 * w / c).is_positive and (w * (v - w) * (v + w)).subs(v, w + y).is_positive
     certificate.point(6)
+    # Algorithm 4 sensitivity: mu_hat_j = (tau/n) sum_i psi_c(x_ij/tau); replacing record i moves it by
+    # (tau/n)(psi_c(a) - psi_c(b)), and psi_c odd with -S < psi_c < S (increasing, sup not attained) gives
+    # psi_c(a) - psi_c(b) = (S - alpha) - (-S + beta) < 2S (alpha, beta > 0), approached as a -> inf, b -> -inf.
+    S, al, be = sp.symbols("S alpha beta", positive=True)
+    assert sp.simplify(2 * S - ((S - al) - (-S + be)) - (al + be)) == 0 and (al + be).is_positive
+    certificate.point()
 
 
 @pytest.mark.evidence("grid of u (mpmath quadrature): kept beside the symbolic proof as a numerical cross-check")
@@ -271,6 +304,28 @@ def _noise_constant_identities_at_points():
             T * ht.cwme_paper_sigma(n, d, tau, rho, beta) ** 2, rel=1e-13)
 
 
+@pytest.mark.rigorous(method="symbolic integration (sympy), every nu > k, alpha > k",
+                      domain="every nu > k > 0 (Student-t), alpha > k > 0 (symmetrised Lomax); the centred Lomax is a quadrature "
+                             "(the statement says so)")
+@pytest.mark.claim("heavy_tailed:Definition 2.11 data")
+def test_student_t_and_lomax_moments_for_every_order(certificate):
+    """E|T_nu|^k = 2 c_nu int_0^inf t^k (1 + t^2/nu)^(-(nu+1)/2) dt = nu^(k/2) Gamma((k+1)/2) Gamma((nu-k)/2) /
+    (sqrt(pi) Gamma(nu/2)) and E Y^k = int_0^inf y^k alpha (1 + y)^(-alpha-1) dy = Gamma(k+1) Gamma(alpha-k)/Gamma(alpha)
+    (the symmetrised Lomax +-Y has mean 0, so this is its central moment), for every order where the integrals converge
+    (nu > k, alpha > k: sympy integrates with conds='none', the convergence being those conditions)."""
+    y, t = sp.symbols("y t", positive=True)
+    al, k, nu = sp.symbols("alpha k nu", positive=True)
+    lomax = sp.integrate(y ** k * al * (1 + y) ** (-al - 1), (y, 0, sp.oo), conds="none")
+    assert sp.simplify(sp.gammasimp(lomax - sp.gamma(k + 1) * sp.gamma(al - k) / sp.gamma(al))) == 0
+    c = sp.gamma((nu + 1) / 2) / (sp.sqrt(nu * sp.pi) * sp.gamma(nu / 2))
+    student = 2 * c * sp.integrate(t ** k * (1 + t ** 2 / nu) ** (-(nu + 1) / 2), (t, 0, sp.oo), conds="none")
+    want = nu ** (k / 2) * sp.gamma((k + 1) / 2) * sp.gamma((nu - k) / 2) / (sp.sqrt(sp.pi) * sp.gamma(nu / 2))
+    assert sp.simplify(sp.gammasimp(student - want)) == 0
+    # the densities are densities (k = 0)
+    assert sp.simplify(sp.gammasimp(lomax.subs(k, 0))) == 1 and sp.simplify(sp.gammasimp(student.subs(k, 0))) == 1
+    certificate.point(4)
+
+
 @pytest.mark.evidence("points, sampling or uncertified numerics (mpmath quadrature, floats, statistics)")
 @pytest.mark.claim("heavy_tailed:Definition 2.11 data")
 @pytest.mark.parametrize("nu, k", [(5.5, 4.0), (3.0, 2.0), (4.5, 2.5)])
@@ -320,6 +375,34 @@ def test_generators_draw_the_scaled_law(distribution):
         law = stats.lomax(shape).cdf
     for j in range(2):
         assert stats.kstest(z[:, j], law).pvalue > 1e-4
+
+
+@pytest.mark.rigorous(method="symbolic (sympy), every parameter", domain="every n, d, rho, M, R, lam, L > 0 and k > 1 (the "
+                      "schedules' formulas at real T; the package's floats: the hypothesis test below)")
+@pytest.mark.claim("heavy_tailed:Schedules")
+def test_schedule_balances_for_every_parameter(certificate):
+    """Each schedule's formula (the paper's: Corollary 4.2, Theorems 5.2, 5.5, 5.7, Remark 5.3) makes its two terms equal, for
+    every parameter: Theorem 5.2 T = R^2 rho n^2/(tau^2 d^4); Theorem 5.5 T = R^2 rho n^2/(tau^2 d^2); Corollary 4.2
+    tau = (sqrt(rho) n/sqrt(d))^(1/k); Remark 5.3 T = (sqrt(rho) n)^((2k-2)/(2k-1)); Theorem 5.7
+    T = ln((lam+L) G/(lam L))/ln(1 - q), q = lam L/(lam+L)^2 in (0, 1/4]."""
+    n, d, rho, k, M, R, tau, lam, L, G = sp.symbols("n d rho k M R tau lambda L G", positive=True)
+    T52 = R ** 2 * rho * n ** 2 / (tau ** 2 * d ** 4)
+    assert sp.simplify(tau ** 2 * d ** 4 * T52 / (rho * n ** 2) - R ** 2) == 0
+    T55 = R ** 2 * rho * n ** 2 / (tau ** 2 * d ** 2)
+    assert sp.simplify(tau ** 2 * d ** 2 * T55 / (rho * n ** 2) - R ** 2) == 0
+    t42 = (sp.sqrt(rho) * n / sp.sqrt(d)) ** (1 / k)
+    lhs, rhs = sp.sqrt(d) * t42 ** (-(k - 1)), t42 * d / (sp.sqrt(rho) * n)
+    assert sp.simplify(sp.powsimp(sp.expand_log(sp.log(lhs) - sp.log(rhs), force=True))) == 0
+    A = sp.symbols("A", positive=True)                              # A = sqrt(rho) n
+    T53 = A ** ((2 * k - 2) / (2 * k - 1))
+    assert sp.simplify(sp.expand_log(sp.log(T53 ** sp.Rational(-1, 2)) - sp.log((sp.sqrt(T53) / A) ** ((k - 1) / k)),
+                                     force=True)) == 0
+    q = lam * L / (lam + L) ** 2
+    assert sp.simplify(sp.Rational(1, 4) - q - (lam - L) ** 2 / (4 * (lam + L) ** 2)) == 0     # q <= 1/4 < 1
+    arg = (lam + L) * G / (lam * L)
+    T57 = sp.log(arg) / sp.log(1 - q)
+    assert sp.simplify(sp.exp(T57 * sp.log(1 - q)) - arg) == 0      # (1 - q)^T = e^(T ln(1 - q)) = arg
+    certificate.point(6)
 
 
 @pytest.mark.evidence("points, sampling or uncertified numerics (mpmath quadrature, floats, statistics)")
@@ -377,6 +460,41 @@ def clipped_mean_lomax(mu, tau, k, alpha, lo=None, hi=None, low_value=None, high
     middle = mpmath.quad(lambda y: x(y) * dens(y), [ylo, (ylo + yhi) / 2, yhi]) if yhi > ylo else 0
     above = high_value * surv(yhi)
     return below + middle + above
+
+
+@pytest.mark.rigorous(method="symbolic (sympy): pointwise bounds, then expectation; an exact two-point counterexample",
+                      domain="every law with E|X - mu|^k = 1, |mu| <= tau, every tau > 0, k >= 1; the literal form at one law")
+@pytest.mark.claim("heavy_tailed:Lemma B.1")
+def test_lemma_b1_for_every_law(certificate):
+    """As applied (clip to [-3 tau, 3 tau], |mu| <= tau), for EVERY law with E|X - mu|^k = 1 and k >= 1:
+    |E X - E clip(X)| <= E|X - clip(X)| <= E (|X - mu| - 2 tau)_+ <= E|X - mu|^k / (2 tau)^(k-1) = (2 tau)^(1-k)
+    <= 3 (14/tau)^(k-1). Pointwise steps (sympy): for x = 3 tau + a (a > 0), mu = tau - b (b in [0, 2 tau]),
+    x - mu - 2 tau - (x - 3 tau) = b >= 0 (and symmetrically below -3 tau; inside the clip the left side is 0); with
+    q = |x - mu|/(2 tau) >= 1 and k = 1 + m: (|x - mu| - 2 tau) <= 2 tau q <= 2 tau q^k since q^m = e^(m ln q) >= 1
+    (m ln q >= 0, and e^t >= 1 exactly for t >= 0); the paper's constant: 3 (14/tau)^(k-1) / (2 tau)^(1-k) = 3 * 28^(k-1) >= 3.
+    The literal statement (any a, b, ce with mu - ce <= 3 tau) fails at the two-point law X = +-1 (mu = 0, E|X|^k = 1 for
+    every k), tau = 10, ce = mu + 100 tau, [a, b] = [ce - 3 tau, ce + 3 tau], Z = -10^6 below a: E Z = -10^6 exactly."""
+    tau, a, b, q, m = sp.symbols("tau a b q m", nonnegative=True)
+    x, mu = 3 * tau + a, tau - b
+    assert sp.simplify((x - mu - 2 * tau) - (x - 3 * tau) - b) == 0
+    assert (m * sp.log(1 + q)).is_nonnegative                                      # q >= 1 written 1 + q (q >= 0 here)
+    t = sp.Symbol("t", real=True)
+    assert sp.solve_univariate_inequality(sp.exp(t) >= 1, t, relational=False) == sp.Interval(0, sp.oo)
+    assert sp.simplify(sp.exp(m * sp.log(1 + q)) - (1 + q) ** m) == 0
+    k = sp.symbols("k", positive=True)
+    ratio = sp.simplify(3 * (14 / tau) ** (k - 1) / (2 * tau) ** (1 - k))
+    assert sp.simplify(sp.powsimp(ratio, force=True) - 3 * sp.Integer(28) ** (k - 1)) == 0
+    assert sp.solve_univariate_inequality(3 * sp.Integer(28) ** (t - 1) >= 1, t, relational=False).contains(1)
+    certificate.point(6)
+    # the literal form: exact rationals
+    tau_, mu_, ce = Fraction(10), Fraction(0), Fraction(1000)
+    lo, hi = ce - 3 * tau_, ce + 3 * tau_
+    law = {Fraction(-1): Fraction(1, 2), Fraction(1): Fraction(1, 2)}
+    assert sum(pr * v for v, pr in law.items()) == mu_ and sum(pr * abs(v - mu_) ** 2 for v, pr in law.items()) == 1
+    assert mu_ - ce <= 3 * tau_
+    EZ = sum(pr * (Fraction(-10 ** 6) if v < lo else (hi if v > hi else v)) for v, pr in law.items())
+    assert EZ == -10 ** 6 and abs(mu_ - EZ) > 3 * (Fraction(14) / tau_) ** 1
+    certificate.point()
 
 
 @pytest.mark.evidence("points, sampling or uncertified numerics (mpmath quadrature, floats, statistics)")

@@ -53,6 +53,32 @@ def test_exponential_mechanism_reference_values(scores, sensitivity, epsilon, ex
                                expected, rtol=2e-15, atol=0)
 
 
+@pytest.mark.rigorous(method="symbolic (sympy): change of variables u = e^(-x/b) and a Laplace-transform integral",
+                      domain="every number of candidates, every score vector, every b > 0 (max and min)")
+@pytest.mark.claim("core:Gumbel report-noisy-max is the exponential mechanism")
+def test_gumbel_max_is_the_softmax_for_every_scores_and_b(certificate):
+    """P(argmax_j (s_j + G_j) = i) = int g_b(x - s_i) prod_{j != i} G_b(x - s_j) dx, g_b(y) = (1/b) e^(-y/b) G_b(y),
+    G_b(y) = exp(-e^(-y/b)). With a_j = e^(s_j/b) and R = sum_{j != i} a_j (any number of other candidates:
+    prod_j exp(-u a_j) = exp(-u R)), the integrand is (1/b) u a_i exp(-u (a_i + R)) at u = e^(-x/b), and
+    du = -(u/b) dx maps x in (-inf, inf) onto u in (inf, 0): the probability is a_i int_0^inf exp(-u (a_i + R)) du
+    = a_i / (a_i + R), the softmax exp(s_i/b)/sum_j exp(s_j/b) (sympy, every s_i, R, b). report_noisy_min is the
+    same on the scores -s."""
+    x, si = sp.symbols("x s_i", real=True)
+    b, R, u = sp.symbols("b R u", positive=True)
+    G = lambda y: sp.exp(-sp.exp(-y / b))                      # noqa: E731
+    g = lambda y: sp.exp(-y / b) * G(y) / b                     # noqa: E731
+    assert sp.simplify(sp.diff(G(x), x) - g(x)) == 0            # g_b is the density of G_b
+    ai = sp.exp(si / b)
+    U = sp.exp(-x / b)
+    integrand = g(x - si) * sp.exp(-U * R)                      # prod_{j != i} G_b(x - s_j) = exp(-U R)
+    assert sp.simplify(integrand - U * ai * sp.exp(-U * (ai + R)) / b) == 0
+    assert sp.simplify(sp.diff(U, x) + U / b) == 0              # du = -(u/b) dx
+    assert sp.limit(U, x, -sp.oo) == sp.oo and sp.limit(U, x, sp.oo) == 0
+    a = sp.symbols("a", positive=True)                          # a_i = e^(s_i/b) > 0
+    assert sp.simplify(sp.integrate(a * sp.exp(-u * (a + R)), (u, 0, sp.oo)) - a / (a + R)) == 0
+    certificate.point(6)
+
+
 @pytest.mark.evidence("two points, uncertified mpmath quadrature")
 @pytest.mark.claim("core:Gumbel report-noisy-max is the exponential mechanism")
 @pytest.mark.parametrize("scores,b", [([0.0, 1.0, 2.0], 1.0), ([0.3, -1.2, 0.0, 2.5], 0.7)])
@@ -175,6 +201,54 @@ def test_truncated_geometric_normalising_constant(M, C, certificate):
     p = truncated_geometric_pmf(M)
     assert p[0] == pytest.approx(C, rel=1e-15)
     np.testing.assert_allclose(p[1:] / p[:-1], 0.5, rtol=0, atol=0)     # exact halving, atom to atom
+
+
+@pytest.mark.rigorous(method="symbolic summation (sympy), every M", domain="every M >= 0 (the law's identities; the sampler's "
+                                                                            "frequencies are tests/' chi-square)")
+@pytest.mark.claim("core:Truncated geometric law")
+def test_truncated_geometric_identities_for_every_M(certificate):
+    """For every M >= 0, with p_k = C_M 2^-k on {0..M}, C_M = 1/(2(1 - 2^-(M+1))): sum p_k = 1, E[1/p_N] = M + 1 and
+    E[2^N] = C_M (M + 1) (sympy sums over a symbolic M)."""
+    k, M = sp.symbols("k M", nonnegative=True, integer=True)
+    CM = 1 / (2 * (1 - sp.Integer(2) ** (-(M + 1))))
+    pk = CM * sp.Integer(2) ** (-k)
+    assert sp.simplify(sp.summation(pk, (k, 0, M)) - 1) == 0
+    assert sp.simplify(sp.summation(pk * (1 / pk), (k, 0, M)) - (M + 1)) == 0
+    assert sp.simplify(sp.summation(pk * sp.Integer(2) ** k, (k, 0, M)) - CM * (M + 1)) == 0
+    certificate.point(3)
+
+
+@pytest.mark.rigorous(method="symbolic (sympy): floor facts per level, the count of levels, the l2 norm",
+                      domain="every T >= 1, every item t <= T (the dyadic nodes; that the package's tree populates exactly "
+                             "these: tests/)")
+@pytest.mark.claim("core:Tree sensitivity")
+def test_tree_sensitivity_for_every_T(certificate):
+    """Node (h, j) covers j 2^h + 1 .. (j + 1) 2^h and is populated once (j + 1) 2^h <= T. Item t lies in exactly one
+    node per level h: j = floor((t - 1)/2^h) (floor(y) <= y < floor(y) + 1 at y = (t - 1)/2^h gives
+    j 2^h + 1 <= t <= (j + 1) 2^h; any other j' misses t). A populated node has 2^h <= (j + 1) 2^h <= T, i.e.
+    h <= log2 T, i.e. h <= floor(log2 T) (h an integer): at most floor(log2 T) + 1 populated nodes contain t, exactly
+    that many for t = 1 (j = 0, node [1, 2^h] populated iff 2^h <= T). Each contains the item once, so its sum moves
+    by the item's change Delta, and the node vector by sqrt(sum ||Delta||^2) = sqrt(floor(log2 T) + 1) ||Delta||."""
+    y = sp.symbols("y", real=True)
+    assert bool(sp.floor(y) <= y) and bool(sp.frac(y) < 1) and bool(sp.frac(y) >= 0)   # y = floor(y) + frac(y)
+    assert (sp.floor(y) + sp.frac(y)).rewrite(sp.floor) == y or sp.simplify(sp.frac(y).rewrite(sp.floor) - (y - sp.floor(y))) == 0
+    t, h, j = sp.symbols("t h j", integer=True, nonnegative=True)
+    two_h = sp.Integer(2) ** h
+    # from j <= (t - 1)/2^h < j + 1 (multiply by 2^h > 0): j 2^h + 1 <= t and t - 1 < (j + 1) 2^h, i.e. t <= (j + 1) 2^h
+    assert sp.simplify(((t - 1) / two_h) * two_h - (t - 1)) == 0 and two_h.is_positive
+    # populated: (j + 1) 2^h <= T with j >= 0 forces 2^h <= T: (j + 1) 2^h - 2^h = j 2^h >= 0
+    assert sp.simplify((j + 1) * two_h - two_h - j * two_h) == 0 and (j * two_h).is_nonnegative
+    T = sp.symbols("T", integer=True, positive=True)
+    hh = sp.symbols("hh", real=True)
+    l = sp.symbols("l", nonnegative=True)                  # l = ln T; 2^h <= T iff h ln 2 <= l (ln increasing)
+    assert sp.log(2).is_positive and sp.simplify((hh * sp.log(2) - l) / sp.log(2) - (hh - l / sp.log(2))) == 0
+    # levels h = 0 .. floor(log2 T): floor(log2 T) + 1 of them; the l2 norm of that many copies of Delta
+    c, D = sp.symbols("c D", positive=True)
+    assert sp.simplify(sp.sqrt(c * D ** 2) - sp.sqrt(c) * D) == 0
+    certificate.point(6)
+    for T_ in (1, 2, 3, 1023, 1024, 10**6 + 7):          # floor(log2 T) + 1 is T.bit_length(), exactly
+        assert T_.bit_length() == 1 + max(hv for hv in range(64) if 2 ** hv <= T_)
+    certificate.point(6)
 
 
 @pytest.mark.rigorous(method="ball arithmetic at the named points", points="the listed T")

@@ -180,3 +180,120 @@ def test_corrected_budget_reserves_at_most_a_quarter_and_the_catalogues_first_ru
     certificate.point(2)
     if ratio & (ratio - 1) == 0:
         assert reserve_old > Gamma
+
+
+# ---------------------------------------------------------------------------
+# The same claims over every parameter (symbolic; the tests above check the package's floats at points).
+
+def _cor36_total(eps0, k, L):
+    return sympy.sqrt(2 * k * L) * eps0 + k * eps0 ** 2 / 2
+
+
+@pytest.mark.rigorous(method="symbolic (sympy), every eps, L = ln(1/delta), L0, B, K, T > 0",
+                      domain="every eps, delta, L0, B > 0 and K, T >= 1 (eps <= 8 ln(1/delta): Corollary 3.6's condition)")
+@pytest.mark.claim("saddle_point:Proposition 3.3")
+def test_proposition_3_3_for_every_parameter(certificate):
+    """eps0 = 4 eta L0 / B at eta = eps B / (16 L0 sqrt((K+1) T L)) is eps / (2 sqrt(2 N L)) with N = 2 (K+1) T, i.e.
+    Corollary 3.6's calibration at k = N draws, whose total is eps/2 + eps^2/(16 L) <= eps iff eps <= 8 L (proved
+    for every parameter in test_corollary_3_6_boundary_for_every_parameter; restated here at k = N)."""
+    eps, L, L0, B, K, T = sympy.symbols("epsilon L L0 B K T", positive=True)
+    eta = eps * B / (16 * L0 * sympy.sqrt((K + 1) * T * L))
+    N = 2 * (K + 1) * T
+    eps0 = 4 * eta * L0 / B
+    assert sympy.simplify(eps0 - eps / (2 * sympy.sqrt(2 * N * L))) == 0
+    assert sympy.simplify(_cor36_total(eps0, N, L) - (eps / 2 + eps ** 2 / (16 * L))) == 0
+    assert sympy.factor(eps - (eps / 2 + eps ** 2 / (16 * L))) == sympy.factor(eps * (8 * L - eps) / (16 * L))
+    certificate.point(3)
+
+
+@pytest.mark.rigorous(method="symbolic (sympy), every eps, L = ln(1/delta), L0, B, Gamma > 0",
+                      domain="every eps, delta, L0, B, Gamma > 0 with eps <= 8 ln(1/delta) (the filter's condition)")
+@pytest.mark.claim("saddle_point:Proposition 3.17")
+def test_proposition_3_17_for_every_parameter(certificate):
+    """eps0 = 10 eta L0 / B at eta = eps B / (40 L0 sqrt(Gamma L)) is eps / (4 sqrt(Gamma L)); the filter's expression
+    (Theorem 3.5) after j <= 2 Gamma such draws, sqrt(2 L j eps0^2) + j eps0^2 / 2, increases with j and at
+    j = 2 Gamma equals eps/2 + eps^2/(16 L) <= eps iff eps <= 8 L: the filter never stops a run."""
+    eps, L, L0, B, G, j = sympy.symbols("epsilon L L0 B Gamma j", positive=True)
+    eta = eps * B / (40 * L0 * sympy.sqrt(G * L))
+    eps0 = 10 * eta * L0 / B
+    assert sympy.simplify(eps0 - eps / (4 * sympy.sqrt(G * L))) == 0
+    total = _cor36_total(eps0, j, L)
+    assert sympy.simplify(total.subs(j, 2 * G) - (eps / 2 + eps ** 2 / (16 * L))) == 0
+    dj = sympy.simplify(sympy.diff(total, j))
+    assert dj.is_positive                                   # every term positive for positive symbols
+    assert sympy.factor(eps - (eps / 2 + eps ** 2 / (16 * L))) == sympy.factor(eps * (8 * L - eps) / (16 * L))
+    certificate.point(4)
+
+
+@pytest.mark.rigorous(method="symbolic (sympy), every eps, L = ln(1/delta), L0, T, N > 0",
+                      domain="every eps, delta, L0, K, T, t0, tau with eps <= 8 ln(1/delta) (Corollary 3.6's condition)")
+@pytest.mark.claim("saddle_point:Proposition 4.3")
+def test_proposition_4_3_for_every_parameter(certificate):
+    """eps0 = 4 eta L0 T at eta = eps / (8 L0 T sqrt(2 N L)) is eps / (2 sqrt(2 N L)), Corollary 3.6's calibration at
+    k = N; the loop draws K (t0 + floor((T - t0)/tau) + 1) <= N (floor <= ceil) and the total increases with the
+    number of draws j, so j <= N draws compose within eps/2 + eps^2/(16 L) <= eps when eps <= 8 L."""
+    eps, L, L0, T, N, j = sympy.symbols("epsilon L L0 T N j", positive=True)
+    eta = eps / (8 * L0 * T * sympy.sqrt(2 * N * L))
+    eps0 = 4 * eta * L0 * T
+    assert sympy.simplify(eps0 - eps / (2 * sympy.sqrt(2 * N * L))) == 0
+    total = _cor36_total(eps0, j, L)
+    assert sympy.simplify(total.subs(j, N) - (eps / 2 + eps ** 2 / (16 * L))) == 0
+    assert sympy.simplify(sympy.diff(total, j)).is_positive
+    x = sympy.symbols("x", real=True)                       # (T - t0)/tau
+    assert bool(sympy.floor(x) <= x) and bool(sympy.ceiling(x) >= x)    # sympy's facts: floor(x) <= x <= ceil(x)
+    certificate.point(4)
+
+
+@pytest.mark.rigorous(method="symbolic (sympy), every integer 0 <= N <= M", domain="every level 0 <= N <= M, every M >= 0")
+@pytest.mark.claim("saddle_point:Algorithm 2 sensitivity")
+def test_algorithm_2_sensitivity_constant_for_every_level(certificate):
+    """c(N, M) = 2/2^(N+1) + (1/p_N) 4/2^(N+1) with p_N = C_M 2^-N, C_M = 1/(2(1 - 2^-(M+1))) is 2^-N + 4 (1 - 2^-(M+1))
+    for every N, M (sympy); with 2^N = 1 + w (w >= 0 for an integer N >= 0) and y = 2^-(M+1) > 0,
+    5 - c = w/(1 + w) + 4 y > 0 (sympy decides the sign from the symbols' signs)."""
+    N, M = sympy.symbols("N M", nonnegative=True, integer=True)
+    two = sympy.Integer(2)
+    CM = 1 / (2 * (1 - two ** (-(M + 1))))
+    pN = CM * two ** (-N)
+    c = 2 / two ** (N + 1) + (1 / pN) * 4 / two ** (N + 1)
+    assert sympy.simplify(c - (two ** (-N) + 4 * (1 - two ** (-(M + 1))))) == 0
+    w = sympy.symbols("w", nonnegative=True)
+    y = sympy.symbols("y", positive=True)
+    slack = 5 - (1 / (1 + w) + 4 * (1 - y))
+    assert sympy.simplify(slack - (w / (1 + w) + 4 * y)) == 0 and (w / (1 + w) + 4 * y).is_positive
+    certificate.point(2)
+
+
+@pytest.mark.rigorous(method="symbolic summation (sympy), every M", domain="every M >= 0")
+@pytest.mark.claim("saddle_point:Truncated geometric level")
+def test_truncated_geometric_law_for_every_M(certificate):
+    """sum_{k=0}^M C_M 2^-k = 1 for every M (the normalising constant), and 1/2 <= C_M <= 1."""
+    k, M = sympy.symbols("k M", nonnegative=True, integer=True)
+    CM = 1 / (2 * (1 - sympy.Integer(2) ** (-(M + 1))))
+    assert sympy.simplify(sympy.summation(CM * sympy.Integer(2) ** (-k), (k, 0, M)) - 1) == 0
+    y = sympy.symbols("y", positive=True)                   # y = 2^-(M+1) in (0, 1/2]: C_M = 1/(2(1 - y))
+    assert sympy.solve_univariate_inequality(1 / (2 * (1 - y)) <= 1, y, relational=False).contains(sympy.Rational(1, 2))
+    certificate.point(2)
+
+
+@pytest.mark.rigorous(method="symbolic (sympy) + induction on the steps of a run",
+                      domain="every n, B >= 1 with Gamma = floor(n/(2B)) >= 8, every run (the rule's arithmetic; the "
+                             "package's runs: tests/)")
+@pytest.mark.claim("saddle_point:Algorithm 3 stopping rule")
+def test_stopping_rule_keeps_every_run_within_n_over_2_for_every_n_and_B(certificate):
+    """Step t runs only if u_(t-1) + 2^(M+1) + 2 <= Gamma, u_(t-1) = sum_(s<t) (2^(N_s+1) + 2) batches of B records
+    spent so far; a step spends 2^(N_t+1) + 2 <= 2^(M+1) + 2 (N_t <= M). Induction: u_0 = 0 <= Gamma, and a step that
+    runs ends at u_t <= u_(t-1) + 2^(M+1) + 2 <= Gamma; so every run spends at most B Gamma = B floor(n/(2B)) <= n/2
+    records (floor(x) <= x). The reserve: with j = floor(log2 Gamma), Gamma = 2^j + m, 0 <= m < 2^j, M = j - 3 and
+    2^(M+1) = 2^j/4 <= Gamma/4 (sympy, every j >= 3 and m >= 0)."""
+    n, B = sympy.symbols("n B", positive=True)
+    x = sympy.symbols("x", real=True)
+    assert bool(sympy.floor(x) <= x)
+    assert sympy.simplify(B * (n / (2 * B)) - n / 2) == 0                  # B * x at x = n/(2B), and floor(x) <= x
+    u, R, c = sympy.symbols("u R c", nonnegative=True)                      # spent, reserve, this step's cost <= R
+    G = u + R + sympy.symbols("slack", nonnegative=True)                     # the rule: u + R <= Gamma
+    assert (G - (u + c) - (R - c)).simplify().is_nonnegative                 # u + c <= Gamma whenever c <= R
+    j = sympy.symbols("j", integer=True, nonnegative=True)
+    m = sympy.symbols("m", nonnegative=True)
+    Gamma = 2 ** j + m
+    assert sympy.simplify(Gamma / 4 - 2 ** (j - 3 + 1) - m / 4) == 0 and (m / 4).is_nonnegative
+    certificate.point(4)

@@ -1250,7 +1250,8 @@ CLAIMS = (
           "4G/(alpha t); the printed 2G/(alpha t) fails (2 > 1.5).", "online Lemma 5, Algorithm 3"),
     Claim("online:eq. (35)", "sensitivity",
           "POL's average iterate moves by at most 2 L (H_T - 1)/(alpha T) between neighbours, attained; the "
-          "printed 2 L' ln T / T lacks 1/alpha.", "online eq. (35), Theorem 10 proof"),
+          "printed 2 L' ln T / T lacks 1/alpha (proofs/: the harmonic facts H_T - 1 <= ln T <= H_(T-1) behind both, for "
+          "every T; the movement itself is measured on runs, not proved).", "online eq. (35), Theorem 10 proof"),
     Claim("online:Lemma 2", "constant",
           "If |ln(p/q)| <= eps everywhere then KL(p||q) <= eps tanh(eps/2) <= 2 eps^2 (equality in the first for "
           "randomized response); DRV's eps (e^eps - 1) is the looser form.", "online Lemma 2 ([14])"),

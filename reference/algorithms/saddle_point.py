@@ -1452,12 +1452,14 @@ CLAIMS = (
           f"§3 Proposition 3.17's proof; {_CAT}", "derived"),
     Claim("saddle_point:Algorithm 3 stopping rule", "invariant",
           "Algorithm 3 decides whether to run step t from N_1..N_(t-1) and the worst-case reserve 2^(M+1) + 2 only; "
-          "with Gamma = floor(n/(2B)), M = floor(log2 Gamma) - 3 every run uses at most n/2 records.",
+          "with Gamma = floor(n/(2B)), M = floor(log2 Gamma) - 3 every run uses at most n/2 records (proofs/: the rule's "
+          "arithmetic for every n, B, by induction over a run's steps; that the package's runs follow the rule: tests/).",
           "seed Proof 3.19; docs/errata.md saddle_point-E03", "reconstructed"),
     Claim("saddle_point:Proposition 3.17", "privacy",
           "Every run of Algorithm 3 at eta = eps B / (40 L0 sqrt(Gamma log(1/delta))) draws at most 2 Gamma vertices of "
           "eps0 = 10 eta L0 / B each, and its ledger replayed through the fully adaptive filter (Theorem 3.5) at "
-          "(eps, delta) is never stopped.",
+          "(eps, delta) is never stopped when eps <= 8 log(1/delta) (Corollary 3.6's condition: at 2 Gamma draws the "
+          "filter's expression is eps/2 + eps^2/(16 log(1/delta)); proved for every parameter).",
           f"§3 Proposition 3.17 (constant lost in the seed); {_CAT}, -E03", "reconstructed"),
     Claim("saddle_point:Theorem 3.5", "accounting",
           "The fully adaptive composition filter never admits a sequence of adaptively chosen per-step epsilons whose "
@@ -1471,7 +1473,8 @@ CLAIMS = (
     Claim("saddle_point:Proposition 4.3", "privacy",
           "Algorithm 5 with eta = eps / (8 L0 T sqrt(2 N log(1/delta))), N = K (t0 + ceil((T - t0)/tau) + 1), records "
           "at most N vertex draws of eps0 = 4 eta L0 T (the loop draws K (t0 + floor((T - t0)/tau) + 1)), which compose "
-          "within (eps, delta); every draw's exact log-ratio between neighbours is at most eps0.",
+          "within (eps, delta) when eps <= 8 log(1/delta) (Corollary 3.6's condition; proved for every parameter); every "
+          "draw's exact log-ratio between neighbours is at most eps0.",
           f"§4 Proposition 4.3 and Proof 4.4 (constants lost in the seed); {_CAT}, -E06, -E07", "reconstructed"),
     Claim("saddle_point:Lemma 4.1", "invariant",
           "Algorithm 5's averages are the anytime online-to-batch weights x_t = sum_s s w_s / (t (t+1)/2), and "

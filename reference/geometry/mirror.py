@@ -589,7 +589,9 @@ CLAIMS = (
     Claim("core:Strong convexity of mirror maps", "constant",
           "Negative entropy is 1-strongly convex w.r.t. l1 on the simplex (Pinsker: KL >= 1/2||x-y||_1^2); "
           "||x||_p^2/(2(p-1)) is 1-strongly convex w.r.t. l_p for 1 < p <= 2, hence d^{2/p-2}-strongly "
-          "convex w.r.t. l1 (= e^{-2/p} for p = 1 + 1/ln d).",
+          "convex w.r.t. l1 (= e^{-2/p} for p = 1 + 1/ln d). proofs/: the l1 modulus certified at the listed d only; "
+          "Pinsker and the l_p modulus (Ball-Carlen-Lieb) are cited theorems checked on grids (evidence: not proved "
+          "here).",
           "Pinsker; Ball-Carlen-Lieb 1994; erm_geometry Fact 3.4 / Claim 3.5"),
     Claim("core:Group and Schatten maps", "invariant",
           "GroupNormMap (grouped l1/l2 ball) and SchattenMap (nuclear ball) with their default constants are "
@@ -600,6 +602,7 @@ CLAIMS = (
     Claim("core:Fact 3.4 normalisation", "constant",
           "The potential printed in erm_geometry Fact 3.4, 1/(4(q-1))||x||_q^2, has strong-convexity "
           "modulus 1/2 w.r.t. l_q, not 1: B_psi(x, y) >= 1/4 ||x - y||_q^2 always, and points exist where "
-          "B_psi(x, y) < 1/2 ||x - y||_q^2.",
+          "B_psi(x, y) < 1/2 ||x - y||_q^2 (proved for every q in (1, 2]: the lower bound from Ball-Carlen-Lieb's "
+          "theorem, cited, by linearity; the points by a series at (1, 1) + t (1, -1), sympy).",
           "erm_geometry Fact 3.4 (from [47]); docs/errata.md erm_geometry-E08, core-G02"),
 )

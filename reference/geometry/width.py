@@ -241,9 +241,10 @@ CLAIMS = (
           "50-digit mpmath quadrature to relative 1e-11 on a grid of d, and with Monte Carlo.",
           "erm_geometry §1 and §2.2 (definition); values: elementary"),
     Claim("core:Gaussian width bounds", "constant",
-          "sqrt(d - 1/2) < G(B_2^d) < sqrt(d); G(B_1^d) = E max|g_j| <= sqrt(2 ln 2d); "
-          "G(simplex_d) = E max g_j <= sqrt(2 ln d) (d >= 2); G(polytope with k vertices of l2 norm "
-          "<= r) <= r sqrt(2 ln k).",
+          "sqrt(d - 1/2) < G(B_2^d) < sqrt(d) for every d <= 20000; G(B_1^d) = E max|g_j| <= sqrt(2 ln 2d) and "
+          "G(simplex_d) = E max g_j <= sqrt(2 ln d) (d >= 2) for every d <= 10^6 (narrowed: proved one d, resp. "
+          "one monotone block of d, at a time; beyond, not proved); G(polytope with k vertices of l2 norm "
+          "<= r) <= r sqrt(2 ln k) for every k, r (Massart's lemma: the Gaussian mgf and the optimal lambda, sympy).",
           "erm_geometry §1 (Theta(sqrt(log p)), O(sqrt p), O(||C||_2 sqrt(log k)))"),
     Claim("core:Gaussian width Monte Carlo interval", "invariant",
           "The Monte Carlo interval mean +- alpha sqrt(2 ln(2/(1-c))/N), alpha = max_C ||x||_2, contains "

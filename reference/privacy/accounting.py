@@ -82,12 +82,15 @@ CLAIMS = (
           "Dwork-Roth 2014, Theorem 3.16"),
     Claim("core:advanced composition", "accounting",
           "k adaptive (eps, delta)-DP mechanisms compose to (sqrt(2k ln(1/delta')) eps + k eps (e^eps - 1), "
-          "k delta + delta')-DP; never tighter than the optimal composition.",
+          "k delta + delta')-DP; never tighter than the optimal composition (proved for every k, eps, delta, delta': "
+          "KOV's sum as an expectation of the loss, Hoeffding's inequality; also certified by branch and bound for "
+          "every eps in [0.001, 2] at listed k).",
           "Dwork-Rothblum-Vadhan 2010; Dwork-Roth 2014, Theorem 3.20"),
     Claim("core:optimal composition", "accounting",
           "The exact privacy profile of k adaptive (eps, delta)-DP mechanisms is "
           "1 - (1-delta)^k (1 - sum_i C(k,i) max(0, e^{(k-i)eps} - e^{eps'+i eps}) / (1+e^eps)^k); "
-          "the returned eps' is the smallest with profile <= delta_total.",
+          "the returned eps' is the smallest with profile <= delta_total (proofs/: the package's eps' certified at the "
+          "listed (eps0, k, delta) only; the formula is KOV15 Theorem 3.3, cited, not re-proved).",
           "Kairouz-Oh-Viswanath 2015, Theorem 3.3"),
     Claim("core:heterogeneous composition", "accounting",
           "k adaptive eps_l-DP mechanisms compose to (min{sum eps_l, sum eps_l tanh(eps_l/2) + "
@@ -121,9 +124,9 @@ CLAIMS = (
           "Dwork-Roth 2014, Theorem 3.22 (Appendix A)"),
     Claim("core:Gaussian classic calibration fails above 1", "privacy",
           "For eps > 1 the classic calibration need not give (eps, delta)-DP: at delta = 1e-5 the exact "
-          "profile of its sigma exceeds delta from eps = 8.41977130... on (certified by interval arithmetic for every "
-          "eps up to 30: proofs/proof_accounting.py), "
-          "while it still holds on (1, 8.4197].",
+          "profile of its sigma exceeds delta for every eps in [8.41977130..., 30] and stays below it on (1, 8.4197] "
+          "(certified by branch and bound: proofs/proof_accounting.py; the statement is narrowed to eps <= 30, "
+          "beyond 30 not proved).",
           "Dwork-Roth 2014, Theorem 3.22 states eps in (0,1); Balle-Wang 2018, Section 3"),
     Claim("core:GDP composition", "accounting",
           "The adaptive composition of mu_i-GDP mechanisms is sqrt(sum mu_i^2)-GDP, exactly for Gaussians.",
@@ -139,7 +142,9 @@ CLAIMS = (
           "saddle_point Theorem 3.5"),
     Claim("core:certify", "accounting",
           "certify(ledger, delta) returns the minimum over the valid composition methods, rounded up; it is "
-          "never below the exact epsilon where one exists and equals it (to rounding) for all-Gaussian ledgers.",
+          "never below the exact epsilon where one exists and equals it (to rounding) for all-Gaussian ledgers "
+          "(proofs/: certified at the reference ledgers only; a property of the package's floating-point code on "
+          "every ledger, which the verifier cannot bound, checked on sampled ledgers in tests/).",
           "this package; the theorems above"),
 )
 

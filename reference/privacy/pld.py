@@ -126,7 +126,9 @@ CLAIMS = (
     Claim("core:PLD composition", "accounting",
           "The PLD accountant's epsilon is never below the exact epsilon of the composition of the events' "
           "dominating pairs (Laplace, randomized response, the BR envelope pair, Gaussian), because every discretisation step "
-          "(connect-the-dots splitting, tail moves, floating-point inflation) can only increase delta(eps).",
+          "(connect-the-dots splitting, tail moves, floating-point inflation) can only increase delta(eps) (proofs/: "
+          "certified at the reference points only; the argument for every ledger is about the package's code, which "
+          "the verifier cannot bound: checked on sampled ledgers in tests/).",
           "Zhu-Dong-Wang 2022, Theorem 10; Doroshenko-Ghazi-Kamath-Kumar-Manurangsi 2022; Koskela-Jalko-Honkela 2020"),
 )
 
