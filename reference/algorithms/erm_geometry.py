@@ -1404,6 +1404,22 @@ CLAIMS = (
     _c("Theorem B.2", "utility",
        "Algorithm 5 (mu_t = 2/(t+2)): E excess <= 2h_1/(T(T+1)) + 2 Gamma (T-1)/(T(T+1)) + 2 sigma G_C "
        "(T-1)(T+2)/(T(T+1)) (explicit form of (27)).", "Theorem B.2, equation (27)"),
+    _c("Theorem 1.1", "constant",
+       "On a polytope (the l1 ball, k = 2p vertices, resolved Fact 3.4 potential) Theorem 3.2's explicit bound is "
+       "L sqrt(R_Psi (r^2 + G_Q^2)) (2 log(n/delta) + 32 log^2(T/delta)/log(n/delta))/(eps n), R_Psi = e^2 (ln k - 1)/2: "
+       "of Theorem 1.1's polytope order L ||C||_2 log k log(n/delta)/(eps n) (ratio below e), while its ratio to the "
+       "leading form L G_C log(n/delta)/(eps n) grows like sqrt(ln k) (the leading form is not derivable, AMB28).",
+       "Theorem 1.1, Theorem 3.2, equation (14)"),
+    _c("Remark 2", "privacy",
+       "Objective perturbation uses the loss's smoothness for privacy: with the absolute loss (1-Lipschitz, no "
+       "Hessian) at n = 1 the perturbed argmin is the record itself with probability P(|b| < 1) (0.21 at the printed "
+       "sigma for (1, 1e-3)), which a neighbour never outputs, so delta >= 0.21 at every eps; the squared loss's "
+       "output is a Gaussian shift (delta(10) < 1e-12). The package never releases that atom.", "Remark 2"),
+    _c("Remark 3", "invariant",
+       "Q symmetrises C: the symmetric hull of the probability simplex is the unit l1 ball (max(h(g), h(-g)) = "
+       "||g||_inf); the potentials Remark 3 names are 1-strongly convex w.r.t. ||.||_Q: 1/2 ||theta||_2^2 (Bregman "
+       "exactly 1/2 ||.||_2^2) and the negative entropy on the simplex (Bregman = KL >= 1/2 ||.||_1^2, modulus 1 sharp). "
+       "Its 'Theorem 4.1 is a special case of Theorem A.1' is not a claim (AMB29).", "Remark 3"),
     _c("Corollary 5.7", "utility",
        "Algorithm 4 on LASSO (22) (unit l1 ball, ||x||_inf <= 1, |y| <= 1; L_1 = 2, Gamma <= 4, T of Theorem 5.5, "
        "mu_t = 2/(t+2)): E excess <= (9 + 16 sqrt(2) H_2p sqrt((1 + 1/A) ln(1/delta)))/A, A = (2 n eps)^(2/3), i.e. "
