@@ -322,6 +322,7 @@ def e06_ratio(np_, delta):
 
 
 @pytest.mark.evidence("grid or points, mpmath (uncertified)")
+@pytest.mark.claim("lasso:Corollary 2.7")
 def test_corollary_2_7_log_is_not_theorem_2_5s():
     """With delta = 1/(np) the ratio is exactly sqrt(log(np))/2, unbounded as np grows: Theorem 2.5's factor is
     not O(log(np/delta)). The witness the erratum used to give (delta -> 0 at fixed np) sends the ratio to 0."""

@@ -1408,6 +1408,54 @@ CLAIMS = (
     _c("Theorem B.2", "utility",
        "Algorithm 5 (mu_t = 2/(t+2)): E excess <= 2h_1/(T(T+1)) + 2 Gamma (T-1)/(T(T+1)) + 2 sigma G_C "
        "(T-1)(T+2)/(T(T+1)) (explicit form of (27)).", "Theorem B.2, equation (27)"),
+    _c("Theorem 1.1", "constant",
+       "On a polytope (the l1 ball, k = 2p vertices, resolved Fact 3.4 potential) Theorem 3.2's explicit bound is "
+       "L sqrt(R_Psi (r^2 + G_Q^2)) (2 log(n/delta) + 32 log^2(T/delta)/log(n/delta))/(eps n), R_Psi = e^2 (ln k - 1)/2: "
+       "of Theorem 1.1's polytope order L ||C||_2 log k log(n/delta)/(eps n) (ratio below e), while its ratio to the "
+       "leading form L G_C log(n/delta)/(eps n) grows like sqrt(ln k) (the leading form is not derivable, AMB28).",
+       "Theorem 1.1, Theorem 3.2, equation (14)"),
+    _c("Remark 2", "privacy",
+       "Objective perturbation uses the loss's smoothness for privacy: with the absolute loss (1-Lipschitz, no "
+       "Hessian) at n = 1 the perturbed argmin is the record itself with probability P(|b| < 1) (0.21 at the printed "
+       "sigma for (1, 1e-3)), which a neighbour never outputs, so delta >= 0.21 at every eps; the squared loss's "
+       "output is a Gaussian shift (delta(10) < 1e-12). The package never releases that atom.", "Remark 2"),
+    _c("Remark 3", "invariant",
+       "Q symmetrises C: the symmetric hull of the probability simplex is the unit l1 ball (max(h(g), h(-g)) = "
+       "||g||_inf); the potentials Remark 3 names are 1-strongly convex w.r.t. ||.||_Q: 1/2 ||theta||_2^2 (Bregman "
+       "exactly 1/2 ||.||_2^2) and the negative entropy on the simplex (Bregman = KL >= 1/2 ||.||_1^2, modulus 1 sharp). "
+       "Its 'Theorem 4.1 is a special case of Theorem A.1' is not a claim (AMB29).", "Remark 3"),
+    _c("Corollary 5.7", "utility",
+       "Algorithm 4 on LASSO (22) (unit l1 ball, ||x||_inf <= 1, |y| <= 1; L_1 = 2, Gamma <= 4, T of Theorem 5.5, "
+       "mu_t = 2/(t+2)): E excess <= (9 + 16 sqrt(2) H_2p sqrt((1 + 1/A) ln(1/delta)))/A, A = (2 n eps)^(2/3), i.e. "
+       "O(log(2p) sqrt(log(1/delta))/(n eps)^(2/3)); the printed log(np/delta) does not follow (AMB19, lasso-E06).",
+       "Corollary 5.7, Theorem 5.5, Theorem 1.2"),
+    _c("Remark 6", "utility",
+       "Corollary 5.7's bound needs no restricted strong convexity or mutual incoherence: it holds on a design with "
+       "repeated and negated columns (X^T X singular, coherence 1), where the start point fails it.", "Remark 6"),
+    _c("Fact 2.2", "constant",
+       "Dual norms: ||v||_{C*} = max_{w in C} |<w, v>| is r ||v||_inf, r ||v||_2, r ||v||_1 for the l1, l2, linf balls "
+       "of radius r, the largest |<s, v>| over a symmetric polytope's vertices, r ||v||_op for the nuclear ball; the "
+       "dual of l_q is l_q' (1/q + 1/q' = 1), attained by sign(v) |v|^(q'-1)/||v||_q'^(q'-1).", "Fact 2.2"),
+    _c("Fact 5.3", "invariant",
+       "Over C = conv(S) a linear function is minimised at a point of S: the vertex argmin is the LMO of C "
+       "(the same statement as lasso Fact 2.3).", "Fact 5.3"),
+    _c("Remark 4", "constant",
+       "Gamma_L <= lambda ||C||_q^2 with lambda = max_{||v||_q = 1} ||Hessian v||_r (1/q + 1/r = 1) holds with ||C||_q "
+       "the q-diameter (with equality for the LASSO loss on the l1 ball at q = 1), and fails with the radius.",
+       "Remark 4, Definition 5.1"),
+    _c("Remark 5", "constant",
+       "For L = theta^T X^T X theta + <b, theta> on a polytope C, Definition 5.1 gives exactly "
+       "Gamma = 2 max_{a, b in XC} ||a - b||^2 (= 8 max_C ||X theta||^2 for symmetric C), twice the printed bound, "
+       "which is exceeded at a vertex pair (AMB20, core-G03).", "Remark 5, Definition 5.1"),
+    _c("Theorem 1.3", "lower-bound",
+       "The construction behind Theorem 1.3 / 5.8 has n = w + tau w p records, = w (1 + m^2) at tau = 1/1000, "
+       "p = 1000 m^2, w = m/ln m, so the normalised gap c w/n = c/(1 + m^2) is Theta(1/(n ln n)^(2/3)) (ratio "
+       "increasing to 3^(2/3)); the fingerprinting step (Theorem 5.9) is cited, not built.",
+       "Theorem 1.3, Theorem 5.8 proof"),
+    _c("Section 3.2 matrix noise", "privacy",
+       "Algorithm 1 on matrices (nuclear ball) adds at every step a matrix of i.i.d. N(0, sigma^2) entries with the "
+       "sigma of line 1, calibrated to the Frobenius sensitivity 2L/n of the gradient (attained); the ledger records "
+       "exactly that.", "Section 3.2, low-rank matrices"),
     # --- Section 5.3 lower bound (deterministic parts)
     _c("eq (23)", "lower-bound",
        "In the construction of Section 5.3, theta* = sign/p on consensus columns has un-normalised loss "

@@ -640,6 +640,21 @@ CLAIMS = (
           "like n^(-2/3) (fitted exponent at most -2/3, its interval excluding -1/2) and grows only "
           "logarithmically in p (Theorem 1.1 / Corollary 2.7 shape).",
           "lasso Theorem 1.1, Theorem 2.5, Corollary 2.7"),
+    Claim("lasso:Corollary 2.7", "utility",
+          "At Section 2.2's T and lambda (paper calibration), theta_1 = 0 and data with ||x||_inf <= 1, |y| <= 1, "
+          "private LASSO has E excess <= (18 + 8 sqrt(2) H_2p sqrt((1 + 1/A) ln(1/delta))) / A, A = (n eps)^(2/3) "
+          "(Theorem 2.5's explicit bound with Gamma <= 8, h_1 <= 1): Corollary 2.7 with Theorem 2.5's log factor "
+          "log(2p) sqrt(log(1/delta)); the printed log(np/delta) does not follow from it (lasso-E06).",
+          "lasso Corollary 2.7, Theorem 2.5"),
+    Claim("lasso:Remark 2", "utility",
+          "Corollary 2.7's bound needs no restricted strong convexity or mutual incoherence: it holds on a design "
+          "with repeated and negated columns (X^T X singular, coherence 1), where the start point fails it.",
+          "lasso Remark 2"),
+    Claim("lasso:§2.2 normalisation", "invariant",
+          "The companion's loss (1/(2n)) ||X theta - y||^2 with its constants halved (L_1 = 2, Gamma = 4: "
+          "erm_geometry Algorithm 4 on eq. (22)) is the same run as private LASSO on (1/n) ||X theta - y||^2 "
+          "(L_1 = 4, Gamma = 8): same T, lambda halved, same selections and output for the same seed.",
+          "lasso §2.2, erm_geometry eq. (22) and Section 5.3"),
     Claim("lasso:Theorem 2.5 balance", "constant",
           "T = (Gamma n eps / (L_1 ||C||_1))^(2/3) equalises Gamma/T and L_1 ||C||_1 sqrt(T)/(n eps), both "
           "Gamma^(1/3) (L_1 ||C||_1)^(2/3) / (n eps)^(2/3).", "lasso Theorem 2.5"),

@@ -46,6 +46,7 @@ def make(n, p, seed):
 
 
 @pytest.mark.claim("lasso:Fact 2.3")
+@pytest.mark.claim("erm_geometry:Fact 5.3")
 @given(st.integers(1, 8), st.floats(0.1, 5), st.integers(0, 2**32 - 1))
 def test_vertex_argmin_is_the_lmo_of_the_l1_ball(p, radius, seed):
     g = np.random.default_rng(seed).normal(size=p)
@@ -60,6 +61,7 @@ def test_vertex_argmin_is_the_lmo_of_the_l1_ball(p, radius, seed):
 
 
 @pytest.mark.claim("lasso:Fact 2.3")
+@pytest.mark.claim("erm_geometry:Fact 5.3")
 @given(st.integers(2, 7), st.integers(1, 4), st.integers(0, 2**32 - 1))
 def test_vertex_argmin_is_the_lmo_of_an_explicit_polytope(m, p, seed):
     rng = np.random.default_rng(seed)
