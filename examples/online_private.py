@@ -51,6 +51,21 @@ def _finite(name, value, *, positive=True):
         raise ValueError(f"{name} must be a finite real{' > 0' if positive else ''}, got {value!r}")
     return float(value)
 
+def _project_ball(z, radius):
+    """Euclidean projection onto the centred ball of this radius."""
+    n = float(np.linalg.norm(z))
+    return z if n <= radius else z * (radius / n)
+
+
+def _start(x1, d, radius, rng):
+    """Line 3 of PIGD and POCP: ``x1`` when given, else a uniform point of the ball (a normal direction, then
+    radius U^(1/d))."""
+    if x1 is not None:
+        return _array("x1", x1, 1)
+    direction = rng.normal(size=d)
+    return direction / np.linalg.norm(direction) * radius * rng.uniform() ** (1.0 / d)
+
+
 
 def _privacy(epsilon, delta):
     _finite("epsilon", epsilon)
@@ -105,14 +120,9 @@ def pigd(g, a, c, radius, epsilon, delta, L, alpha, x1, calibration, rng, *, var
         raise ValueError(f"every f_t must be L = {L}-Lipschitz on the ball; bound {lipschitz.max():.6g}")
 
     def project(z):
-        n = float(np.linalg.norm(z))
-        return z if n <= radius else z * (radius / n)
+        return _project_ball(z, radius)
 
-    if x1 is None:                                   # line 3: a uniform point of the ball
-        direction = rng.normal(size=d)
-        x = direction / np.linalg.norm(direction) * radius * rng.uniform() ** (1.0 / d)
-    else:
-        x = _array("x1", x1, 1)
+    x = _start(x1, d, radius, rng)                   # line 3: x1, or a uniform point of the ball
     beta = pigd_beta(L / 2 if variant == "sensitivity-half" else L, alpha, T, epsilon, delta, calibration)
     beta = {"noise-0.8": 0.8 * beta, "noiseless": 0.0}.get(variant, beta)
     # b_2 .. b_T before any data is read, drawn coordinate by coordinate (a (d, T - 1) block, transposed): the
@@ -143,14 +153,9 @@ def pocp(g, a, c, radius, alpha, lam, epsilon, delta, x1, calibration, rng, *, v
         raise ValueError("POCP needs T >= 2")
 
     def project(z):
-        n = float(np.linalg.norm(z))
-        return z if n <= radius else z * (radius / n)
+        return _project_ball(z, radius)
 
-    if x1 is None:                                   # line 3: a uniform point of the ball
-        direction = rng.normal(size=d)
-        x = direction / np.linalg.norm(direction) * radius * rng.uniform() ** (1.0 / d)
-    else:
-        x = _array("x1", x1, 1)
+    x = _start(x1, d, radius, rng)                   # line 3: x1, or a uniform point of the ball
     beta = pocp_beta(lam, lam, T, epsilon, delta, calibration)
     beta = {"noise-0.8": 0.8 * beta}.get(variant, beta)
     noise = rng.normal(size=(d, T - 1)).T
