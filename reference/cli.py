@@ -180,7 +180,15 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 def _cmd_conform(args: argparse.Namespace) -> int:
     from .oracle.conform import run_conform_command
 
-    return run_conform_command(args)
+    if args.scheduler is None and args.workers is None:
+        return run_conform_command(args)
+    from .audit.runner import make_executor
+
+    executor = make_executor(args.workers, args.scheduler)     # the cases run there, one task each
+    try:
+        return run_conform_command(args, executor=executor)
+    finally:
+        executor.shutdown()
 
 
 def _cmd_vectors(args: argparse.Namespace) -> int:
@@ -366,6 +374,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the report as JSON (the two answers, verdict per "
                                                        "property, rows per case)")
     p.add_argument("--deep", action="store_true", help="the rate check on its larger grid (minutes, not seconds)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="run the cases in a pool of N processes (the same report as a serial run, bit for bit)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the cases on a Dask cluster (needs the 'dask' extra; the workers must import "
+                        "MODULE); the same report as a local run")
     p.set_defaults(func=_cmd_conform)
 
     p = sub.add_parser("mutants", help="the kill matrix: realistic wrong implementations and the checks that kill them")

@@ -70,6 +70,8 @@ def test_mutants_json_dash_writes_the_report_to_standard_output(capsys):
     (["experiments", "online", "--quick", "--plots", "{dir}"], "plots"),
     (["audit", "--quick", "--plots", "{dir}"], "plots"),
     (["audit", "--quick", "--scheduler", "tcp://127.0.0.1:1"], "dask"),
+    (["conform", "reference.algorithms.heavy_tailed:cdpnsme", "--algorithm", "heavy_tailed:Algorithm 4",
+      "--scheduler", "tcp://127.0.0.1:1"], "dask"),
 ])
 def test_an_option_whose_extra_is_missing_is_refused_before_any_work(argv, extra, tmp_path, capsys, monkeypatch):
     """``experiments online --quick --plots DIR`` without matplotlib once worked a minute and died in a

@@ -1023,7 +1023,7 @@ def rate_verdict(fit, ref, nearest_wrong: float | None) -> str:
 def check_implementation(target: str | Callable, algorithm: str, mode: str = "all", n_runs: int | None = None,
                          alpha: float | None = None, deep: bool = False, as_json: bool = False, *,
                          require: str | Iterable[str] | None = None, readings: Iterable[str] | dict | None = None,
-                         unseeded: bool = False):
+                         unseeded: bool = False, executor=None, only_case: str | None = None):
     """Every case of ``algorithm``, every property ``mode`` selects ('all', or comma-separated property
     names of :data:`reference.oracle.properties.PROPERTIES`; 'both' and 'distribution' as before) and every
     one ``require`` names (see :func:`plan`). ``readings``: the candidate's readings of choices the
@@ -1032,13 +1032,32 @@ def check_implementation(target: str | Callable, algorithm: str, mode: str = "al
     n/a). Returns the rows, or with ``as_json`` the report of :func:`conformance_report`.
 
     No exception of the candidate (or of a check on its output) stops the run: it becomes that
-    property's FAIL on that case, with the exception."""
+    property's FAIL on that case, with the exception.
+
+    ``executor`` (a ``concurrent.futures`` executor: a process pool, or a Dask cluster's): the cases run
+    there, one task each (:func:`_case_rows`), and their rows are gathered in case order. Every check of a
+    case draws from seeds of that case alone, so the rows, and the report, are the local run's bit for bit.
+    ``target`` must then be a ``module:function`` string the workers can import. ``only_case``: run that
+    case alone (what each task does)."""
     function = _resolve_target(target) if isinstance(target, str) else target
     props, deciding = plan(mode, require)
     algorithm = cases(algorithm)[0].algorithm      # the canonical spelling
     chosen = parse_readings(readings, algorithm)
     rows: list[ConformanceRow] = []
-    for case in cases(algorithm):
+    case_list = [c for c in cases(algorithm) if only_case is None or c.name == only_case]
+    distributed = executor is not None and only_case is None
+    if distributed:
+        if not isinstance(target, str):
+            raise ParameterError("target", "a 'module:function' string when an executor runs the cases "
+                                           "(its workers import it)", type(target).__name__)
+        tasks = [executor.submit(_case_rows, target, algorithm, mode, n_runs, alpha, deep, require, chosen,
+                                 unseeded, c.name) for c in case_list]
+        for task in tasks:
+            case_rows, caught = task.result()
+            rows += case_rows
+            for message, category, filename, lineno in caught:     # the workers' warnings, as if raised here
+                warnings.warn_explicit(message, category, filename, lineno)
+    for case in ([] if distributed else case_list):
         case = _tolerant(_under_readings(case, chosen))
 
         def row(prop, ok, detail, status=""):
@@ -1139,6 +1158,17 @@ def check_implementation(target: str | Callable, algorithm: str, mode: str = "al
         return conformance_report(rows, target if isinstance(target, str) else repr(target), algorithm, deep,
                                   deciding=deciding, readings=chosen, mode=mode or "all", unseeded=unseeded)
     return rows
+
+
+def _case_rows(target: str, algorithm: str, mode, n_runs, alpha, deep, require, readings, unseeded,
+               case_name: str) -> tuple[list, list]:
+    """One case of :func:`check_implementation`, as an executor's task: its rows, and the warnings its runs
+    raised (message, category, file, line; PrivacyWarnings every time, as the command collects them)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PrivacyWarning)
+        rows = check_implementation(target, algorithm, mode, n_runs, alpha, deep, False, require=require,
+                                    readings=readings, unseeded=unseeded, only_case=case_name)
+    return rows, [(str(w.message), w.category, w.filename, w.lineno) for w in caught]
 
 
 def _resolve_target(target: str) -> Callable:
@@ -1349,13 +1379,13 @@ def _check_collecting_paper_warnings(**kwargs) -> dict:
     return report
 
 
-def run_conform_command(args: argparse.Namespace) -> int:
+def run_conform_command(args: argparse.Namespace, executor=None) -> int:
     mode = getattr(args, "mode", "all") or "all"
     report = _check_collecting_paper_warnings(target=args.target, algorithm=args.algorithm, mode=mode,
                                               deep=bool(getattr(args, "deep", False)), as_json=True,
                                               require=getattr(args, "require", None),
                                               readings=getattr(args, "reading", None) or None,
-                                              unseeded=bool(getattr(args, "unseeded", False)))
+                                              unseeded=bool(getattr(args, "unseeded", False)), executor=executor)
     if getattr(args, "json", False):
         if report.get("paper_calibration_warnings"):
             print(_paper_warnings_line(report["paper_calibration_warnings"]), file=sys.stderr)
