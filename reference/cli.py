@@ -288,8 +288,17 @@ def _cmd_mutants_conform(args: argparse.Namespace) -> int:
     from .oracle.conform import _properties
 
     properties = _properties(args.mode) if args.mode else None
-    results = mc.run_conform_matrix(mutants, first=args.first, timeout=args.timeout, workers=args.workers or 1,
-                                    progress=progress, properties=properties)
+    executor = None
+    if getattr(args, "scheduler", None):
+        from .audit.runner import make_executor
+
+        executor = make_executor(scheduler=args.scheduler)     # one task per mutant on the cluster
+    try:
+        results = mc.run_conform_matrix(mutants, first=args.first, timeout=args.timeout, workers=args.workers or 1,
+                                        progress=progress, properties=properties, executor=executor)
+    finally:
+        if executor is not None:
+            executor.shutdown()
     print(mc.table(results), file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json:
         write_json(results, final=True)
@@ -393,6 +402,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead of the test suite, hand each mutant whose target has vector cases to conform as a "
                         "black box and report which property rejects it (docs/conformance.md)")
     p.add_argument("--first", action="store_true", help="with --conform: stop each mutant at its first failing property")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --conform: run the mutants on a Dask cluster, one task each (needs the 'dask' extra)")
     p.add_argument("--from-json", metavar="FILE", action="append",
                    help="with --conform: print (and --markdown) the results a --conform --json run wrote, without "
                         "running (repeatable: the runs are merged, e.g. a replay run and a black-box run)")

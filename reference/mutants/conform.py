@@ -482,11 +482,22 @@ def observable_mutants(paper: str | None = None) -> list[Mutant]:
 
 def run_conform_matrix(mutants: list[Mutant], *, first: bool = False, timeout: float = 900.0,
                        workers: int = 1, progress=None,
-                       properties: tuple[str, ...] | None = None) -> list[ConformMutantResult]:
+                       properties: tuple[str, ...] | None = None, executor=None) -> list[ConformMutantResult]:
     """:func:`conform_mutant` for each mutant; results in input order. ``workers=1``: one after the other
-    in this process (the copies import side by side and are removed after each); more: a process pool."""
+    in this process (the copies import side by side and are removed after each); more: a process pool.
+    ``executor`` (e.g. a Dask cluster's, ``mutants --conform --scheduler``): one task per mutant there, each
+    worker keeping the reference side's cache for its lifetime; each mutant's copy is made by its task, on
+    its worker. The verdicts do not depend on where a mutant ran (every check draws from its case's seeds)."""
     from ..oracle.vectors import reference_side_cache
 
+    if executor is not None:
+        futures = [executor.submit(_conform_mutant_task, m, first, timeout, properties) for m in mutants]
+        results = []
+        for future in futures:
+            results.append(future.result())
+            if progress is not None:
+                progress(results[-1])
+        return results
     if workers <= 1:
         results = []
         with reference_side_cache():     # the reference's side of law / privacy checks, once per case
@@ -513,6 +524,18 @@ def _cache_in_worker() -> None:
     from ..oracle.vectors import reference_side_cache
 
     reference_side_cache().__enter__()     # for the worker's lifetime
+
+
+_WORKER_CACHED = []
+
+
+def _conform_mutant_task(mutant: Mutant, first: bool, timeout: float, properties) -> ConformMutantResult:
+    """:func:`conform_mutant` as an executor's task: the first task a worker runs enters the reference side's
+    cache for the worker's lifetime (what :func:`_cache_in_worker` does for a process pool)."""
+    if not _WORKER_CACHED:
+        _cache_in_worker()
+        _WORKER_CACHED.append(True)
+    return conform_mutant(mutant, first=first, timeout=timeout, properties=properties)
 
 
 # ---- reports
