@@ -80,7 +80,10 @@ def _cmd_list(args: argparse.Namespace) -> int:
              "':' and '_', ' ' and '_' are interchangeable (lasso:Algorithm 2 = lasso_Algorithm_2). 'conform calls' "
              "is the function the test vectors run; a candidate checked with conform is called with the "
              "'arguments' (keywords) and may return either form of 'returns'; 'certified noise' is the reference "
-             "function that gives the noise the package's accountant certifies, for a port without an accountant; "
+             "function that gives the noise the package's accountant certifies, for a port without an accountant "
+             "(where the model is Gaussian the constants state it and a port can recompute it; selections by "
+             "report-noisy-min or the exponential mechanism are certified by the accountant's candidates, "
+             "docs/accountant.md, and a port calls the function); "
              "'fixed' is a choice the paper leaves free that the reference makes (and the cases do not pass), which "
              "a port must make alike.")
     print(textwrap.fill(intro, LIST_WIDTH))

@@ -427,7 +427,11 @@ CONSTANTS = {
                                         "theta_0 = 0; the minimiser is solved to a Frank-Wolfe gap <= 1e-12"],
     "erm_geometry:Algorithm 3": [_EQ22],
     "erm_geometry:Algorithm 4": [_EQ22 + "; L_1 = 2 (l_inf bound of the gradient) over the unit l1 ball",
-                                 "S = {e_1..e_p, -e_1..-e_p} in that order (the selection's candidates)"],
+                                 "S = {e_1..e_p, -e_1..-e_p} in that order (the selection's candidates)",
+                                 "T - 1 noisy selections (lines 2-3 for t = 1..T-1); the certified scale composes "
+                                 "those T - 1 (certified_laplace_scale takes T and composes T - 1); step_size "
+                                 "'paper': the constant mu = 1/(T + 2) of every step (capital T, as printed), "
+                                 "'2/(t+2)': the usual schedule"],
     "erm_geometry:Algorithm 5": [_EQ22 + "; L_2 = 2", "the gradient's l2 sensitivity 2 L_2 / n (replace-one); mu = "
                                  "1/(T + 2) as printed; T - 1 noisy steps (the certified sigma composes T - 1 "
                                  "Gaussian releases)"],
@@ -445,6 +449,10 @@ CONSTANTS = {
                            "(online-E06); R a public bound (||v_t|| <= R, |y_t| <= R, checked); the u-tree's items y v "
                            "have norm up to R^2 (online-E04); both trees hold the T - 1 items of rounds 1..T-1 "
                            "(online-E08)",
+                           "certified sigma: each tree one Gaussian release of all its node sums, l2 sensitivity "
+                           "2 R^2 sqrt(floor(log2(T - 1)) + 1) (the depth from the T - 1 items, not from T), the two "
+                           "trees composed: the smallest sigma (to 1e-7 relative, rounded up) the accountant "
+                           "certifies at (epsilon, delta); GDP-exact, so a port can recompute it",
                            f"printed sigmas (calibration='paper', lines 7-8 as printed): the V-tree's "
                            f"{_A}online:tree_sigma(R ** 2, T, epsilon / 2, delta / 2, 'paper'), the u-tree's "
                            f"{_A}online:tree_sigma(R, T, epsilon / 2, delta / 2, 'paper') (online-E04); line 3: "
@@ -522,11 +530,14 @@ CONSTANTS = {
                                  "(1/T) sum_{t=1..T} w^t; strongly convex: S_t the t-th of T blocks of n // T rows, "
                                  "w_priv = w^T; constant step eta"],
     "heavy_tailed:CDPCWME": ["heavy_tailed:Algorithm 3's mean (m = "
-                             f"{_A}heavy_tailed:bucket_count(d, beta), or the m a case passes) plus N(0, sigma^2 I); "
+                             f"{_A}heavy_tailed:bucket_count(d, beta) = ceil(4 ln(2 d / beta)); the cases pass no m) "
+                             "plus N(0, sigma^2 I); "
                              f"l2 sensitivity {_A}heavy_tailed:cwme_sensitivity(n, d, tau, m) = kappa 6 tau sqrt(d) / "
                              "(n // m), kappa = 1 for odd m, 1/2 for even m; sigma: "
-                             f"{_A}heavy_tailed:certified_sigma(that, rho) ('certified'), "
-                             f"{_A}heavy_tailed:cwme_paper_sigma(n, d, tau, rho, beta) ('paper', Theorem 4.1 as printed)"],
+                             f"{_A}heavy_tailed:certified_sigma(that, rho) = that / sqrt(2 rho) ('certified', "
+                             "rho-zCDP of one Gaussian), "
+                             f"{_A}heavy_tailed:cwme_paper_sigma(n, d, tau, rho, beta) = sqrt(1152 tau^2 d ln^2(2 d / beta) "
+                             "/ (rho n^2)) ('paper', Theorem 4.1 as printed, natural log)"],
     "heavy_tailed:DPCWME": ["heavy_tailed:Algorithm 3's mean plus i.i.d. Laplace(0, b); l1 sensitivity "
                             f"{_A}heavy_tailed:cwme_sensitivity(n, d, tau, m, norm='l1'); b: "
                             f"{_A}heavy_tailed:certified_laplace_scale(that, epsilon) ('certified'), "
