@@ -591,6 +591,11 @@ CONSTANTS = {
     "saddle_point:Algorithm 1": [f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz (the game's l_inf "
                                  "gradient bound over the simplices: the max over every atom, used by a record or "
                                  "not, coordinate and vertex of |grad_x f| and |grad_y f|); B = n // T",
+                                 "the game: atoms is an (m, dx, dy) array, record z is the index of A_z in it, "
+                                 "f(x, y; z) = x^T A_z y, x (dx, the first axis) the minimising player, y (dy) the "
+                                 "maximising one; line 5's batch gradient (A y_hat, A^T x_hat averaged over the batch "
+                                 "B_t = records (t-1)B+1..tB) is taken at x_hat_t, y_hat_t, the means of line 4's K "
+                                 "vertex samples of each player",
                                  "line 1: x_1 and y_1 are the uniform points of the simplices (unless x1 / y1 are "
                                  "given); line 3 samples one output vertex per player per step; line 8 outputs their "
                                  "averages over the T steps (x then y); the printed eta's log is natural: "
