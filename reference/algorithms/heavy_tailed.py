@@ -39,6 +39,7 @@ Conventions: log is the natural log; neighbours are replace-one (Definitions 2.1
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
@@ -269,11 +270,12 @@ def certified_sigma(sensitivity: float, rho: float) -> float:
 
 @lru_cache(maxsize=4096)
 def certified_laplace_scale(sensitivity: float, epsilon: float) -> float:
-    """The smallest float scale b whose Laplace event the accountant certifies eps-DP (Delta_1 / b <= eps)."""
+    """The smallest float scale b whose Laplace event the accountant certifies eps-DP (Delta_1 / b <= eps, compared
+    exactly: the float quotient can round below eps while the exact one is above it by less than an ulp)."""
     sensitivity = check_positive(sensitivity, "sensitivity")
     eps = check_epsilon(epsilon)
     scale = sensitivity / eps
-    while sensitivity / scale > eps:
+    while Fraction(sensitivity) / Fraction(scale) > Fraction(eps):
         scale = math.nextafter(scale, math.inf)
     return scale
 
