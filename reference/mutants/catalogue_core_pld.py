@@ -159,4 +159,29 @@ MUTANTS = (
         replace="    pass",
         checks=(f"{T_ROBUST}::test_a_tampered_event_is_refused_naming_its_field",),
     ),
+    Mutant(
+        id="core-M216", target="core:optimal composition", bug_class="accountant",
+        description="KOV's sum started at i0 without the Chernoff bound of the head it leaves out (the profile "
+                    "then lies below the exact one)",
+        file=ACC,
+        find="    return total / mpmath.power(1 + up, k) + head",
+        replace="    return total / mpmath.power(1 + up, k)",
+        checks=("tests/privacy/test_accountant_scale.py::test_kov_with_the_head_bounded_is_the_full_sum",),
+    ),
+    Mutant(
+        id="core-M217", target="core:PLD composition", bug_class="accountant",
+        description="the grouped window leaves the groups' own rounding out of its error bound",
+        file=PLD,
+        find="        block_err += c * x_err",
+        replace="        block_err += 0.0",
+        checks=("tests/privacy/test_accountant_scale.py::test_grouped_window_error_bound_counts_the_groups_rounding",),
+    ),
+    Mutant(
+        id="core-M218", target="core:PLD composition", bug_class="accountant",
+        description="the grouped window drops the first of its 32 groups of parts (those events never composed)",
+        file=PLD,
+        find="    for group in members:",
+        replace="    for group in members[1:]:",
+        checks=("tests/privacy/test_accountant_scale.py::test_grouped_window_is_tight_against_the_exact_lattice_epsilon",),
+    ),
 )

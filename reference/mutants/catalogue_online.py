@@ -375,4 +375,17 @@ MUTANTS = (
         file=F, find="x_avg = s / T", replace="x_avg = s / (T - 1)",
         checks=(f"{T_ALG}::test_pol_releases_the_average_of_x1_and_the_igd_iterates",),
     ),
+    Mutant(
+        id="online-M50", target="online:Algorithm 1", bug_class="step-size",
+        description="Section 4.1's perturbation weight a where the reconstruction has a / sqrt(t) (the strong "
+                    "convexity the sensitivity argument uses does not decay)",
+        file=F, find="        s = self.a / math.sqrt(t)", replace="        s = self.a",
+        checks=("tests/online/test_section_4_1.py::test_section_4_1_update_sensitivity_and_lines",),
+    ),
+    Mutant(
+        id="online-M51", target="online:Algorithm 1", bug_class="sensitivity",
+        description="Section 4.1's lambda = 2 L / a without the sqrt(T) the contraction argument gives",
+        file=F, find="    return 2.0 * L * math.sqrt(T) / a", replace="    return 2.0 * L / a",
+        checks=("tests/online/test_section_4_1.py::test_section_4_1_update_sensitivity_and_lines",),
+    ),
 )
