@@ -388,4 +388,12 @@ MUTANTS = (
         file=F, find="    return 2.0 * L * math.sqrt(T) / a", replace="    return 2.0 * L / a",
         checks=("tests/online/test_section_4_1.py::test_section_4_1_update_sensitivity_and_lines",),
     ),
+    Mutant(
+        id="online-M52", target="online:Algorithm 3", bug_class="step-size",
+        description="PGIGA checks alpha and L_G but keeps the caller's number: an np.float32 alpha computes the "
+                    "steps in float32 (decisions off by about 3e-10 from the float's)",
+        file=F, find='    G, LG, alpha = check_positive(G, "G"), check_positive(LG, "L_G"), check_positive(alpha, "alpha")',
+        replace='    G = check_positive(G, "G")',
+        checks=("tests/test_numeric_types_algorithms.py::test_numpy_scalars_give_the_float_result",),
+    ),
 )
