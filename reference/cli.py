@@ -82,8 +82,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
              "'arguments' (keywords) and may return either form of 'returns'; 'certified noise' is the reference "
              "function that gives the noise the package's accountant certifies, for a port without an accountant "
              "(where the model is Gaussian the constants state it and a port can recompute it; selections by "
-             "report-noisy-min or the exponential mechanism are certified by the accountant's candidates, "
-             "docs/accountant.md, and a port calls the function); "
+             "report-noisy-min or the exponential mechanism are recomputable by the recipe in docs/conformance.md, "
+             "'Recomputing the certified noise of the selections', and the function is the package's value); "
              "'fixed' is a choice the paper leaves free that the reference makes (and the cases do not pass), which "
              "a port must make alike.")
     print(textwrap.fill(intro, LIST_WIDTH))

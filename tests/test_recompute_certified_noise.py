@@ -95,6 +95,31 @@ def test_saddle_point_certified_eta_recomputed_by_the_recipe(case, winner):
         "envelope": "PLD (connect-the-dots)", "ddr20": "BR concentration (DDR20)"}[winner]
 
 
+@pytest.mark.parametrize("case", [(1.0, 1e-5, 1.2, 10, 12), (2.0, 1e-7, 0.8, 4, 50)], ids=["Gamma12", "Gamma50"])
+def test_saddle_point_algorithm3_certified_eta_recomputed_by_the_recipe(case):
+    """2 Gamma exponential-mechanism draws at eps0 = 2 eta (5 L0 / B)."""
+    eps, delta, L0, B, Gamma = case
+    ours = R.saddle_eta(eps, delta, 5 * L0 / B, 2 * Gamma)
+    assert ours == pytest.approx(saddle_point.certified_eta_algorithm3(eps, delta, L0, B, Gamma), rel=REL_TOL)
+
+
+@pytest.mark.parametrize("case", [(1.0, 1e-5, 0.9, 40, 2, 5), (3.0, 1e-8, 1.3, 64, 1, 8)], ids=["T40", "T64"])
+def test_saddle_point_algorithm5_certified_eta_recomputed_by_the_recipe(case):
+    """N = K (t0 + floor((T - t0) / tau) + 1) draws (t0 = ceil(T / tau)) at eps0 = 2 eta (2 L0 T)."""
+    eps, delta, L0, T, K, tau = case
+    t0 = -(-T // tau)
+    ours = R.saddle_eta(eps, delta, 2 * L0 * T, K * (t0 + (T - t0) // tau + 1))
+    assert ours == pytest.approx(saddle_point.certified_eta_algorithm5(eps, delta, L0, T, K, tau), rel=REL_TOL)
+
+
+@pytest.mark.parametrize("case", [(1.5, 40, 8, 1.0, 1e-5), (0.7, 25, 13, 0.5, 1e-6)], ids=["fwT8", "fwT13"])
+def test_saddle_point_algorithm4_frank_wolfe_scale_recomputed_by_kov(case):
+    """fw_T - 1 Laplace report-noisy-min steps of score sensitivity 2 L0 / size: KOV alone, exact to the bisection."""
+    L0, size, fw_T, eps, delta = case
+    ours = R.selection_scale(2 * L0 / size, fw_T, eps, delta, "laplace")
+    assert ours == pytest.approx(saddle_point.boosting_noise_scale(L0, size, fw_T, eps, delta, "certified"), rel=1e-6)
+
+
 def test_negative_control_ddr20_in_place_of_the_envelope_is_outside_the_tolerance():
     """The outsider's recipe without the envelope PLD misses the package's lambda by more than REL_TOL where the
     envelope wins (lasso n = 400, c = 1, T = 12, (1, 1e-5): measured 0.325 against 0.268), and so does DDR20's

@@ -349,6 +349,16 @@ def _tolerant(case: VectorCase) -> VectorCase:
 #: they start with reference.privacy. Every private conform function also runs with
 #: ``calibration="certified"`` and returns its ``.ledger`` (each event's ``noise_scale``).
 _A, _P = "reference.algorithms.", "reference.privacy."
+#: where the selections' certified noise (report-noisy-min, Gumbel / exponential mechanism) is written out as a recipe a
+#: port recomputes with numpy alone (issue 31): the named function is then the package's value, not the only route
+_RECIPE = ("recomputable by the recipe in docs/conformance.md, 'Recomputing the certified noise of the selections' "
+           "(KOV{br}); the named function is the package's value")
+_RECIPE_BR = _RECIPE.format(br=", DDR20 and the BR envelope pair's PLD: their minimum")
+_RECIPE_KOV = _RECIPE.format(br=" alone: Laplace noise is not bounded-range")
+_RECIPE_BOOST = _RECIPE.format(br=" for the Frank-Wolfe scale; the minimum of KOV, DDR20 and the BR envelope pair's "
+                                  "PLD for the steps")
+_RECIPE_SEL = _RECIPE.format(br=" for 'laplace'; for 'gumbel' / 'exponential' the minimum of KOV, DDR20 and the BR "
+                                "envelope pair's PLD")
 CERTIFIED_NOISE = {
     "core:gaussian_mechanism": f"{_P}accounting:analytic_gaussian_sigma(epsilon, delta, sensitivity): the "
                                "smallest sigma that is (epsilon, delta)-DP (the mechanism takes sigma itself)",
@@ -364,9 +374,10 @@ CERTIFIED_NOISE = {
                                 "on all node sums, and an item lies in floor(log2 T) + 1 of them)",
     "lasso:Algorithm 1": "none: not private (plain Frank-Wolfe)",
     "lasso:Algorithm 2": f"{_A}lasso:lasso_noise_scale(n, T, epsilon, delta, radius=radius, "
-                         "calibration='certified', selection=selection)",
+                         f"calibration='certified', selection=selection) ({_RECIPE_SEL})",
     "lasso:Corollary 2.7": f"{_A}lasso:lasso_noise_scale(n, T, epsilon, delta, radius=radius, "
-                           f"calibration='certified', selection=selection), T = {_A}lasso:horizon(n, epsilon, radius)",
+                           f"calibration='certified', selection=selection), T = {_A}lasso:horizon(n, epsilon, radius) "
+                           f"({_RECIPE_SEL})",
     "lasso:Theorem 2.6": f"{_A}frank_wolfe:certified_gaussian_sigma(2 lipschitz / n, T, epsilon, delta)",
     "erm_geometry:Algorithm 1": f"{_A}erm_geometry:certified_gaussian_sigma(epsilon, delta, sensitivity, T)",
     "erm_geometry:Algorithm 1 (Section 3.3)": "none: the noise covariance is an input (noise_cov)",
@@ -374,7 +385,8 @@ CERTIFIED_NOISE = {
                                 "(KST12's variance; the printed one is refuted, erm_geometry-E13)",
     "erm_geometry:Algorithm 3": "none: not private (Frank-Wolfe)",
     "erm_geometry:Algorithm 4": f"{_A}frank_wolfe:certified_laplace_scale(score_sensitivity, T, epsilon, delta, "
-                                "noise='laplace' if selection == 'laplace' else 'gumbel') (score_sensitivity = 4/n)",
+                                "noise='laplace' if selection == 'laplace' else 'gumbel') (score_sensitivity = 4/n; "
+                                f"{_RECIPE_SEL})",
     "erm_geometry:Algorithm 5": f"{_P}accounting:certified_gaussian_sigma(sensitivity, T - 1, epsilon, delta)",
     "heavy_tailed:Algorithm 3": "none: not private (the non-private estimator)",
     "heavy_tailed:Algorithm 1": "none: the non-private oracle draws nothing",
@@ -398,15 +410,15 @@ CERTIFIED_NOISE = {
     "online:eq. (13)": "none: not private (IGD)", "online:GIGA": "none: not private",
     "online:eq. (20)": "none: not private (FTL)", "online:eq. (21)": "none: not private (QFTL)",
     "saddle_point:Algorithm 1": f"the step eta: {_A}saddle_point:certified_eta_algorithm1(epsilon, delta, L0, n // T, "
-                                "K, T) (the accountant's largest eta for its vertex samples)",
+                                f"K, T) (the accountant's largest eta for its vertex samples; {_RECIPE_BR})",
     "saddle_point:Algorithm 2": "none: a gradient estimator (no privacy claim of its own)",
     "saddle_point:Algorithm 3": f"the step eta: {_A}saddle_point:certified_eta_algorithm3(epsilon, delta, L0, B, "
-                                "n // (2 B)) (the accountant's largest eta for 2 Gamma vertex draws)",
+                                f"n // (2 B)) (the accountant's largest eta for 2 Gamma vertex draws; {_RECIPE_BR})",
     "saddle_point:Algorithm 4": "its Algorithm 3 parts' steps (saddle_point:Algorithm 3's on n // (3k) records) and "
                                 f"the Frank-Wolfe scale {_A}saddle_point:boosting_noise_scale(L0, n // (6 k k'), fw_T, "
-                                "epsilon, delta, 'certified')",
+                                f"epsilon, delta, 'certified') (both {_RECIPE_BOOST})",
     "saddle_point:Algorithm 5": f"the step: min({_A}saddle_point:certified_eta_algorithm5(epsilon, delta, L0, n, K, "
-                                "tau), 1 / (8 L0 tau n))",
+                                f"tau), 1 / (8 L0 tau n)) (the eta: {_RECIPE_BR})",
 }
 
 
@@ -429,7 +441,9 @@ CONSTANTS = {
     "erm_geometry:Algorithm 4": [_EQ22 + "; L_1 = 2 (l_inf bound of the gradient) over the unit l1 ball",
                                  "S = {e_1..e_p, -e_1..-e_p} in that order (the selection's candidates)",
                                  "T - 1 noisy selections (lines 2-3 for t = 1..T-1); the certified scale composes "
-                                 "those T - 1 (certified_laplace_scale takes T and composes T - 1); step_size "
+                                 "those T - 1 (certified_laplace_scale takes T and composes T - 1): the smallest "
+                                 "lambda, to 1e-7 relative and rounded up, whose T - 1 selections of score sensitivity "
+                                 f"4/n certify at (epsilon, delta), {_RECIPE_SEL}; step_size "
                                  "'paper': the constant mu = 1/(T + 2) of every step (capital T, as printed), "
                                  "'2/(t+2)': the usual schedule"],
     "erm_geometry:Algorithm 5": [_EQ22 + "; L_2 = 2", "the gradient's l2 sensitivity 2 L_2 / n (replace-one); mu = "
@@ -515,7 +529,7 @@ CONSTANTS = {
                           "calibration=calibration, selection=selection) (the printed line 3 for 'paper'; for "
                           "'certified' the smallest lambda, to 1e-7 relative and rounded up, at which "
                           f"{_P}accounting:certify of T - 1 report_noisy_max events of score sensitivity 4 c (c + 1) / n "
-                          "and that noise (Gumbel for 'exponential') is within (epsilon, delta))"],
+                          f"and that noise (Gumbel for 'exponential') is within (epsilon, delta); {_RECIPE_SEL})"],
     "lasso:Corollary 2.7": ["as lasso:Algorithm 2, with T = "
                             f"{_A}lasso:horizon(n, epsilon, radius, gamma=...) = ceil((Gamma n epsilon / (L_1 c))^(2/3)): "
                             "gamma 'paper' (Gamma = 4 c^2, section 2.2's) for calibration='paper', 'exact' (8 c^2, "
@@ -566,7 +580,9 @@ CONSTANTS = {
                                  f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz; (Gamma, M) = "
                                  f"{_A}saddle_point:algorithm3_budget(n, B) = (n // (2B), floor(log2 Gamma) - 3); "
                                  "Algorithm 2's sensitivity 5 L0 / B",
-                                 f"certified eta = {_A}saddle_point:certified_eta_algorithm3(epsilon, delta, L0, B, Gamma);"
+                                 f"certified eta = {_A}saddle_point:certified_eta_algorithm3(epsilon, delta, L0, B, Gamma) "
+                                 "(the largest eta whose 2 Gamma vertex draws, each an exponential mechanism at eps0 = "
+                                 f"2 eta (5 L0 / B), certify at (epsilon, delta); {_RECIPE_BR});"
                                  f" the printed one {_A}saddle_point:paper_eta_algorithm3(epsilon, delta, L0, B, Gamma)"],
     "saddle_point:Algorithm 4": [f"(k, k') = {_A}saddle_point:boosting_counts(beta) = (ceil(log2(4/beta)), "
                                  "ceil(log2(8k/beta))) unless the case passes k, k_prime; the split "
@@ -576,7 +592,7 @@ CONSTANTS = {
                                  "the Frank-Wolfe runs (saddle_point-E09): lasso Algorithm 2 over the simplex's vertices "
                                  "from the uniform point, fw_T - 1 Laplace report-noisy-min steps, score sensitivity "
                                  f"2 L0 / (n // (6 k k')), lambda = {_A}saddle_point:boosting_noise_scale(L0, "
-                                 "n // (6 k k'), fw_T, epsilon, delta, calibration)",
+                                 f"n // (6 k k'), fw_T, epsilon, delta, calibration) ('certified': {_RECIPE_KOV})",
                                  "the selection: the exponential mechanism at epsilon on -s_i with sensitivity 4 B0 / m, "
                                  "B0 = max |atoms| (the bilinear game's range bound)"],
     "saddle_point:Algorithm 5": [f"L0 = {_A}saddle_point:SimplexLeastSquares(a, b).lipschitz = max_i ||a_i||_inf "
@@ -584,7 +600,9 @@ CONSTANTS = {
                                  "alpha_t = t, A_t = t (t + 1) / 2, line 7 x_(t+1) = (A_t x_t + alpha_(t+1) w_(t+1)) / "
                                  "A_(t+1); the output: K vertices of x_T (the x the last round starts from)",
                                  "step = min(eta, 1 / (8 L0 tau T)) (the stability cap, saddle_point-E07), eta = "
-                                 f"{_A}saddle_point:certified_eta_algorithm5(epsilon, delta, L0, T, K, tau) ('certified') "
+                                 f"{_A}saddle_point:certified_eta_algorithm5(epsilon, delta, L0, T, K, tau) ('certified': "
+                                 f"the largest eta whose N = {_A}saddle_point:algorithm5_sample_count(K, T, tau, t0) "
+                                 f"exponential-mechanism draws at eps0 = 2 eta (2 L0 T) certify; {_RECIPE_BR}) "
                                  f"or {_A}saddle_point:paper_eta_algorithm5(epsilon, delta, L0, T, N), N = "
                                  f"{_A}saddle_point:algorithm5_sample_count(K, T, tau, t0, rule='catalogue') ('paper', "
                                  "saddle_point-E06)"],
@@ -603,7 +621,8 @@ CONSTANTS = {
                                  f"certified eta = {_A}saddle_point:certified_eta_algorithm1(epsilon, delta, L0, B, K, "
                                  "T) (the cases' default output='independent'): the largest eta whose N = 2 (K + 1) T "
                                  "vertex draws, each an exponential mechanism (bounded range) at eps0 = 2 eta (2 L0 / B), "
-                                 "the package's accountant certifies at (epsilon, delta); the printed one "
+                                 "the package's accountant certifies at (epsilon, delta) (to 1e-7 relative in 1 / eta, "
+                                 f"rounded down; {_RECIPE_BR}); the printed one "
                                  f"{_A}saddle_point:paper_eta_algorithm1(epsilon, delta, L0, B, K, T)"],
 }
 
