@@ -178,10 +178,28 @@ MUTANTS = (
     ),
     Mutant(
         id="core-M218", target="core:PLD composition", bug_class="accountant",
-        description="the grouped window drops the first of its 32 groups of parts (those events never composed)",
+        description="the grouped window drops the first of its groups of parts (those events never composed)",
         file=PLD,
         find="    for group in members:",
         replace="    for group in members[1:]:",
         checks=("tests/privacy/test_accountant_scale.py::test_grouped_window_is_tight_against_the_exact_lattice_epsilon",),
+    ),
+    Mutant(
+        id="core-M219", target="core:PLD composition", bug_class="accountant",
+        description="the spectrum's power by squaring keeps only the last factor it meets (each odd bit overwrites "
+                    "the product instead of multiplying into it)",
+        file=PLD,
+        find="            result = base.copy() if result is None else result * base",
+        replace="            result = base.copy()",
+        checks=("tests/privacy/test_accountant_scale.py::test_spectrum_power_meets_its_rounding_bound",),
+    ),
+    Mutant(
+        id="core-M220", target="core:PLD composition", bug_class="accountant",
+        description="the long ledgers' window at +- 2 tilted sds instead of 12 (valid, but its Chernoff tail and "
+                    "aliasing become a visible part of delta: a looser certificate)",
+        file=PLD,
+        find="WINDOW_SDS = 12.0",
+        replace="WINDOW_SDS = 2.0",
+        checks=("tests/privacy/test_accountant_scale.py::test_window_width_leaves_a_negligible_tail",),
     ),
 )

@@ -230,14 +230,15 @@ def _sum_up(values) -> float:
     return s
 
 
-def _sum_of_squares_q(values) -> Fraction:
-    """The exact sum of the squares of the floats ``values`` (integer arithmetic on a common power-of-two
-    denominator: every float is n / 2^k)."""
+def _sum_of_squares_q(values, counts=None) -> Fraction:
+    """The exact sum of the squares of the floats ``values``, each taken ``counts[i]`` times (once without
+    ``counts``): integer arithmetic on a common power-of-two denominator (every float is n / 2^k)."""
     ratios = [float(v).as_integer_ratio() for v in values]
     if not ratios:
         return Fraction(0)
+    counts = [1] * len(ratios) if counts is None else [int(c) for c in counts]
     big = max(d for _, d in ratios)                   # every d is a power of two, so d divides big
-    total = sum((n * (big // d)) ** 2 for n, d in ratios)
+    total = sum(c * (n * (big // d)) ** 2 for (n, d), c in zip(ratios, counts))
     return Fraction(total, big * big)
 
 
@@ -470,7 +471,7 @@ def heterogeneous_composition(epsilons, delta_prime) -> tuple[float, float]:
         raise ParameterError("epsilons", "every epsilon_l >= 0", eps.min())
     delta_prime = check_delta(delta_prime, "delta_prime")
     values, counts = np.unique(eps, return_counts=True)
-    sq_q = _sum_of_squares_q(eps.tolist())                            # exact
+    sq_q = _sum_of_squares_q(values.tolist(), counts.tolist())         # exact
     with mpmath.workdps(DPS):
         d = _mp(delta_prime)
         if values.size <= _MPMATH_TERMS:
@@ -1147,17 +1148,20 @@ def certify(ledger, delta) -> Certificate:
     for e in events:
         if not isinstance(e, MechanismEvent):
             raise ParameterError("event", "a MechanismEvent", type(e).__name__)
-    # each distinct event is checked and converted once (long ledgers repeat a few events)
-    value = {}
-    for e in dict.fromkeys(events):
-        _check_event(e)
-        value[e] = event_mu(e) if e.kind == "gaussian" else (event_epsilon(e), float(e.delta))
+    # each distinct event is checked and converted once (long ledgers repeat a few events), in one pass
+    value: dict = {}
+    values = []
+    for e in events:
+        v = value.get(e)
+        if v is None:
+            _check_event(e)
+            v = value[e] = event_mu(e) if e.kind == "gaussian" else (event_epsilon(e), float(e.delta))
+        values.append(v)
     relations = tuple(sorted({e.relation for e in value}))
     n = len(events)
 
-    gaussian_mus = [value[e] for e in events if e.kind == "gaussian"]
-    gaussian_mus = [m for m in gaussian_mus if m > 0]
-    pure = [value[e] for e in events if e.kind != "gaussian"]
+    gaussian_mus = [v for e, v in zip(events, values) if e.kind == "gaussian" and v > 0]
+    pure = [v for e, v in zip(events, values) if e.kind != "gaussian"]
     delta_events_q = sum((_q(d) for _, d in pure if d != 0), Fraction(0))
     delta_c_q = _q(delta) - delta_events_q
     if delta_c_q <= 0:
