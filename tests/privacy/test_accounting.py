@@ -877,6 +877,15 @@ def test_guarantees_are_rounded_against_the_user():
         e, L = mpmath.mpf(1.0), -mpmath.log(mpmath.mpf(1e-5))
         rho_exact = e ** 2 / (mpmath.sqrt(L + e) + mpmath.sqrt(L)) ** 2
         assert mpmath.mpf(acc.zcdp_for_dp(1.0, 1e-5)) <= rho_exact
+    # the delta the approximate events consume, an exact rational sum: 1.1e-7 + 2.3e-7 + 3.7e-7 as floats sum to a
+    # rational whose nearest float is below it, so a certificate rounding it to nearest reports less than is spent
+    deltas = (1.1e-7, 2.3e-7, 3.7e-7)
+    spent = sum((Fraction(d) for d in deltas), Fraction(0))
+    assert Fraction(float(spent)) < spent                         # the case is one where rounding matters
+    ledger = Ledger()
+    for d in deltas:
+        ledger.record(MechanismEvent("approximate", 1.0, "l1", epsilon=0.1, delta=d))
+    assert Fraction(acc.certify(ledger, 1e-5).delta_of_events) >= spent
 
 
 # ---------------------------------------------------------------------------
