@@ -162,6 +162,144 @@ def test_saddle_point_algorithm1_and_5_l0_are_the_games():
     assert sp.QuadraticSaddle(atoms, np.zeros(4, dtype=int)).lipschitz == pytest.approx(0.9)
 
 
+# ---- the third pass (issue 31): the facts an outsider still looked up for saddle_point Algorithms 3, 4, 5, each checked
+# against the code from the text of list's constants (the formulas written here are the contract's, not the code's)
+
+def _stated_vertices(x, K, rng):
+    """docs/vectors.md's vertex rule: one random() u per vertex, index min(#{j : F_j <= u F_last}, d - 1)."""
+    F = np.cumsum(x)
+    u = rng.random(K) * F[-1]
+    return np.minimum((F[None, :] <= u[:, None]).sum(axis=1), x.size - 1)
+
+
+def _stated_algorithm5(a, b, step, K, tau, rng, *, learner_weight=True, refresh_offset=True):
+    """saddle_point Algorithm 5 as list's constants state it (items 1-4 of the third pass); the two switches are the
+    outsider's wrong readings (no alpha_t in the learner's step; refresh when t % tau == 0)."""
+    T, d = a.shape
+    t0 = math.ceil(T / tau)
+    w = np.full(d, 1.0 / d)
+    x, A, x_hat = w.copy(), 1.0, None
+    for t in range(1, T + 1):
+        x_T = x
+        if t <= t0 or ((t - t0) if refresh_offset else t) % tau == 0:
+            x_hat = np.bincount(_stated_vertices(x, K, rng), minlength=d) / K
+        g = (a[t - 1] @ x_hat - b[t - 1]) * a[t - 1]
+        w = w * np.exp(-step * (t if learner_weight else 1.0) * g)
+        w = w / w.sum()
+        A_next = A + (t + 1)
+        x = (A * x + (t + 1) * w) / A_next
+        A = A_next
+    return np.bincount(_stated_vertices(x_T, K, rng), minlength=d) / K, x_T
+
+
+def test_saddle_point_algorithm5_stated_loop_replays_the_reference_and_the_outsiders_readings_do_not():
+    """list's constants for Algorithm 5 (loss, start, where the gradient is taken, alpha_t in the learner's step,
+    the refresh offset t - t0) replay the reference's output bit for bit on every case; the two readings the third
+    outsider weighed (no alpha_t; t % tau) do not."""
+    from reference.oracle.conform import CONSTANTS
+
+    text = " ".join(CONSTANTS["saddle_point:Algorithm 5"])
+    for phrase in ("(1/2)(<a_i, x> - b_i)^2", "w_1 = x_1 = the uniform point", "(t - t0) % tau == 0",
+                   "w_t exp(-step alpha_t g_t), alpha_t = t", "round t = 1..T uses record t"):
+        assert phrase in text, phrase
+    wrong = {"learner_weight": 0, "refresh_offset": 0}
+    for case, kw, res in _runs("saddle_point:Algorithm 5"):
+        a, b = np.asarray(kw["a"], dtype=float), np.asarray(kw["b"], dtype=float)
+        out, x_T = _stated_algorithm5(a, b, res.eta, kw["K"], kw["tau"], np.random.default_rng(case.seed))
+        assert np.array_equal(out, res.x), case.name
+        assert np.allclose(x_T, res.x_last, rtol=0, atol=1e-12), case.name
+        for switch in wrong:
+            o, xt = _stated_algorithm5(a, b, res.eta, kw["K"], kw["tau"], np.random.default_rng(case.seed),
+                                       **{switch: False})
+            wrong[switch] += not (np.array_equal(o, res.x) and np.allclose(xt, res.x_last, rtol=0, atol=1e-12))
+    assert all(wrong.values()), wrong
+
+
+def test_saddle_point_algorithm5_stated_counts_and_printed_eta():
+    from reference.algorithms import saddle_point as sp
+
+    for K, T, tau in ((3, 80, 5), (7, 33, 4), (2, 12, 1), (5, 101, 10)):
+        t0 = math.ceil(T / tau)
+        assert sp.algorithm5_sample_count(K, T, tau, t0) == K * (t0 + math.floor((T - t0) / tau) + 1)
+        assert sp.algorithm5_sample_count(K, T, tau, t0, rule="catalogue") == K * (t0 + math.ceil((T - t0) / tau) + 1)
+    # the example the contract gives: paper-d4-n80-K3-tau5
+    assert (sp.algorithm5_sample_count(3, 80, 5, 16, rule="catalogue"), sp.algorithm5_sample_count(3, 80, 5, 16)) \
+        == (90, 87)
+    for eps, delta, L0, T, N in ((2.0, 1e-5, 0.7, 80, 90), (0.3, 1e-9, 2.5, 33, 14)):
+        stated = eps / (8 * L0 * T * math.sqrt(2 * N * math.log(1 / delta)))
+        assert sp.paper_eta_algorithm5(eps, delta, L0, T, N) == pytest.approx(stated, rel=1e-14)
+        eps0 = eps / (2 * math.sqrt(2 * N * math.log(1 / delta)))          # Corollary 3.6 at N draws
+        assert 2 * stated * (2 * L0 * T) == pytest.approx(eps0, rel=1e-14)
+
+
+def test_saddle_point_algorithm3_stated_stopping_rule_batches_and_printed_eta():
+    """The stopping rule list states (before N_t is drawn: spent + 2^(M+1) + 2 <= Gamma), the batch B 2^(N_t+1) and the
+    records used, checked on every case's run: each of the tau steps passed the test and step tau + 1 fails it."""
+    from reference.algorithms import saddle_point as sp
+    from reference.errors import ParameterError
+
+    for case, kw, res in _runs("saddle_point:Algorithm 3"):
+        spent, reserve = 0, 2 ** (res.M + 1) + 2
+        for N in res.levels:
+            assert spent + reserve <= res.Gamma
+            spent += 2 ** (int(N) + 1) + 2
+        assert spent + reserve > res.Gamma, case.name
+        assert res.tau == len(res.levels) >= 1
+        assert res.data_used == kw["B"] * sum(2 ** (int(N) + 1) for N in res.levels) <= len(kw["data"]) // 2
+    for eps, delta, L0, B, Gamma in ((4.0, 1e-3, 0.9, 2, 64), (0.5, 1e-8, 1.7, 5, 13)):
+        stated = eps * B / (40 * L0 * math.sqrt(Gamma * math.log(1 / delta)))
+        assert sp.paper_eta_algorithm3(eps, delta, L0, B, Gamma) == pytest.approx(stated, rel=1e-14)
+        eps0 = eps / (2 * math.sqrt(2 * (2 * Gamma) * math.log(1 / delta)))   # Corollary 3.6 at 2 Gamma draws
+        assert 2 * stated * (5 * L0 / B) == pytest.approx(eps0, rel=1e-14)
+    # n >= 16 B: the smallest n runs with M = 0, one fewer record is refused naming n
+    for B in (1, 3):
+        assert sp.algorithm3_budget(16 * B, B) == (8, 0)
+        with pytest.raises(ParameterError, match="n"):
+            sp.algorithm3_budget(16 * B - 1, B)
+
+
+def test_truncated_geometric_is_the_stated_inverse_cdf():
+    """N = the least k with u < F(k), F(k) = (1 - 2^-(k+1)) / (1 - 2^-(M+1)), u one random(): replayed on 300 seeds per M.
+    The reversed reading (the least k with 1 - u < F(k)) disagrees on some seeds."""
+    from reference.privacy.mechanisms import truncated_geometric
+
+    for M in (0, 2, 5):
+        F = [(1 - 2.0 ** -(k + 1)) / (1 - 2.0 ** -(M + 1)) for k in range(M + 1)]
+        reversed_differs = 0
+        for seed in range(300):
+            u = np.random.default_rng(seed).random()
+            N = truncated_geometric(M, np.random.default_rng(seed))
+            assert N == next(k for k in range(M + 1) if u < F[k] or k == M)
+            reversed_differs += N != next(k for k in range(M + 1) if 1 - u < F[k] or k == M)
+        assert reversed_differs > 0 or M == 0
+
+
+def test_saddle_point_algorithm4_stated_score_and_paper_lambda():
+    from reference.algorithms import frank_wolfe as fw
+    from reference.algorithms import saddle_point as sp
+
+    gen = np.random.default_rng(7)
+    atoms = gen.uniform(-1.3, 1.3, size=(4, 3, 2))
+    game = sp.QuadraticSaddle(atoms, gen.integers(0, 4, size=50))
+    holdout = np.arange(31, 50)
+    A2 = atoms[game.data[holdout]].mean(axis=0)
+
+    def point(d):
+        p = gen.uniform(0.1, 1.0, d)
+        return p / p.sum()
+
+    candidates = [(point(3), point(2)) for _ in range(3)]
+    y_hats = [[point(2) for _ in range(2)] for _ in range(3)]
+    x_hats = [[point(3) for _ in range(2)] for _ in range(3)]
+    stated = [max(x @ A2 @ yh for yh in y_hats[i]) - min(xh @ A2 @ y for xh in x_hats[i])
+              for i, (x, y) in enumerate(candidates)]
+    assert np.allclose(sp.boosting_scores(game, candidates, y_hats, x_hats, holdout), stated, rtol=1e-13, atol=0)
+    for L0, size_fw, fw_T, eps, delta in ((0.9, 10, 4, 4.0, 1e-3), (2.2, 37, 9, 0.3, 1e-7)):
+        stated_lam = L0 * math.sqrt(8 * fw_T * math.log(1 / delta)) / (size_fw * eps)
+        assert sp.boosting_noise_scale(L0, size_fw, fw_T, eps, delta, "paper") == pytest.approx(stated_lam, rel=1e-14)
+        assert fw.paper_laplace_scale(L0, 1, fw_T, size_fw, eps, delta) == pytest.approx(stated_lam, rel=1e-14)
+
+
 # ---- lasso -----------------------------------------------------------------------------------------------------
 
 def test_lasso_noise_scale_horizon_and_sensitivity_are_the_named_functions():

@@ -574,16 +574,35 @@ CONSTANTS = {
                                  f"{_P}mechanisms:truncated_geometric_pmf(M)[N] = C_M 2^-N; x~0, y~0 then 2^(N+1) "
                                  "vertices per player, the O half the first 2^N, the E half the last; all four gradients "
                                  "on the whole batch"],
-    "saddle_point:Algorithm 3": ["x_1, y_1 uniform; the batches are consecutive records from the first; the output: "
-                                 "the means of the tau vertices line 8 samples from x_t, y_t (the iterates before the "
-                                 "step), tau the stopping time",
+    "saddle_point:Algorithm 3": ["x_1, y_1 uniform; step t = 1, 2, ...: the stopping rule (below) first, then line 3 "
+                                 "draws N_t ~ TGeom(M), line 4 takes the batch S_t of the next B 2^(N_t + 1) records "
+                                 "(consecutive from the first: 0-based records u_t .. u_t + B 2^(N_t + 1) - 1, u_t = B "
+                                 "sum_(s<t) 2^(N_s + 1); Algorithm 2's one batch, saddle_point:Algorithm 2), line 5 "
+                                 "(g_x, g_y) = saddle_point:Algorithm 2 at (x_t, y_t, N_t, S_t, M), line 6 x_(t+1) "
+                                 "proportional to x_t exp(-eta g_x), line 7 y_(t+1) to y_t exp(+eta g_y), line 8 one "
+                                 "output vertex from x_t and one from y_t (the iterates before lines 6-7); the draws "
+                                 "in the order N_t, Algorithm 2's, line 8's x then y",
+                                 "the stopping rule (line 2; saddle_point-E03), tested before N_t is drawn: step t "
+                                 "runs iff sum_(s<t) (2^(N_s + 1) + 2) + 2^(M + 1) + 2 <= Gamma (the spent vertices "
+                                 "per player plus the worst-case reserve of one step; never the level about to be "
+                                 "drawn); no other test (the records cannot run out: B sum_(s<=tau) 2^(N_s + 1) <= "
+                                 "B Gamma <= n / 2); tau = the number of steps run (the stopping time); the output: "
+                                 "the means of the tau line-8 vertices of each player (x then y)",
                                  f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz; (Gamma, M) = "
-                                 f"{_A}saddle_point:algorithm3_budget(n, B) = (n // (2B), floor(log2 Gamma) - 3); "
-                                 "Algorithm 2's sensitivity 5 L0 / B",
+                                 f"{_A}saddle_point:algorithm3_budget(n, B) = (n // (2B), floor(log2 Gamma) - 3) "
+                                 "(saddle_point-E03); n >= 16 B (Gamma >= 8, so that M >= 0), else a ParameterError "
+                                 "naming n; Algorithm 2's sensitivity 5 L0 / B; N_t by "
+                                 f"{_P}mechanisms:truncated_geometric(M, rng): one random() u, N_t = the least k with "
+                                 "u < F(k), F(k) = (1 - 2^-(k+1)) / (1 - 2^-(M+1)) (inverse CDF; core:truncated_"
+                                 "geometric); every vertex by docs/vectors.md's rule (one random() u, the index "
+                                 "min(#{j : F_j <= u F_last}, d - 1), F the cumulative sums of the point)",
                                  f"certified eta = {_A}saddle_point:certified_eta_algorithm3(epsilon, delta, L0, B, Gamma) "
                                  "(the largest eta whose 2 Gamma vertex draws, each an exponential mechanism at eps0 = "
                                  f"2 eta (5 L0 / B), certify at (epsilon, delta); {_RECIPE_BR});"
-                                 f" the printed one {_A}saddle_point:paper_eta_algorithm3(epsilon, delta, L0, B, Gamma)"],
+                                 f" the printed one {_A}saddle_point:paper_eta_algorithm3(epsilon, delta, L0, B, Gamma) "
+                                 "= epsilon B / (40 L0 sqrt(Gamma ln(1/delta))) (Proposition 3.17 as reconstructed, "
+                                 "saddle_point-E01: Corollary 3.6's eps0 = epsilon / (2 sqrt(2 (2 Gamma) ln(1/delta))) "
+                                 "= 2 eta (5 L0 / B))"],
     "saddle_point:Algorithm 4": [f"(k, k') = {_A}saddle_point:boosting_counts(beta) = (ceil(log2(4/beta)), "
                                  "ceil(log2(8k/beta))) unless the case passes k, k_prime; the split "
                                  f"{_A}saddle_point:boosting_part_sizes(n, k, k') (n // (3k), n // (6 k k'), the rest m "
@@ -592,20 +611,49 @@ CONSTANTS = {
                                  "the Frank-Wolfe runs (saddle_point-E09): lasso Algorithm 2 over the simplex's vertices "
                                  "from the uniform point, fw_T - 1 Laplace report-noisy-min steps, score sensitivity "
                                  f"2 L0 / (n // (6 k k')), lambda = {_A}saddle_point:boosting_noise_scale(L0, "
-                                 f"n // (6 k k'), fw_T, epsilon, delta, calibration) ('certified': {_RECIPE_KOV})",
-                                 "the selection: the exponential mechanism at epsilon on -s_i with sensitivity 4 B0 / m, "
-                                 "B0 = max |atoms| (the bilinear game's range bound)"],
-    "saddle_point:Algorithm 5": [f"L0 = {_A}saddle_point:SimplexLeastSquares(a, b).lipschitz = max_i ||a_i||_inf "
-                                 "max_x |<a_i, x> - b_i| (x over the simplex's vertices); T = n; t0 = ceil(T / tau); "
-                                 "alpha_t = t, A_t = t (t + 1) / 2, line 7 x_(t+1) = (A_t x_t + alpha_(t+1) w_(t+1)) / "
-                                 "A_(t+1); the output: K vertices of x_T (the x the last round starts from)",
+                                 f"n // (6 k k'), fw_T, epsilon, delta, calibration) ('certified': {_RECIPE_KOV}; "
+                                 f"'paper': {_A}frank_wolfe:paper_laplace_scale(L0, 1, fw_T, n // (6 k k'), epsilon, "
+                                 "delta) = L0 sqrt(8 fw_T ln(1/delta)) / ((n // (6 k k')) epsilon), lasso Algorithm 2's "
+                                 "printed line 3 with L_1 = L0, ||C||_1 = 1 and fw_T (not fw_T - 1) under the root)",
+                                 "run (i, j): the y-run on part fw_y(i, j) minimises -F(x_i, .), its scores "
+                                 "<e_l, -A_bar^T x_i>; the x-run on part fw_x(i, j) minimises F(., y_i), its scores "
+                                 "<e_l, A_bar y_i>; A_bar the mean of A_z over that part's records; step t selects "
+                                 "argmin_l (score_l - Z_l), Z_l i.i.d. Laplace(0, lambda) (core:report_noisy_min), "
+                                 "theta_(t+1) = (1 - mu_t) theta_t + mu_t e_l, mu_t = 2/(t + 2); the run returns "
+                                 "theta_(fw_T): y_hat_ij, x_hat_ij",
+                                 "line 8's score (saddle_point A10, "
+                                 f"{_A}saddle_point:boosting_scores): s_i = max_j F''(x_i, y_hat_ij) - "
+                                 "min_j F''(x_hat_ij, y_i), F''(x, y) = x^T A'' y, A'' the mean of A_z over the m "
+                                 "held-out records (the game's f averaged over them); the selection (line 10): the "
+                                 "exponential mechanism at epsilon on -s_i with sensitivity 4 B0 / m, P(i) "
+                                 "proportional to exp(-epsilon s_i / (2 (4 B0 / m))), B0 = max |atoms| (the bilinear "
+                                 "game's range bound)"],
+    "saddle_point:Algorithm 5": ["the loss: f(x; i) = (1/2)(<a_i, x> - b_i)^2 on the simplex (a an (n, d) array, b (n,)), "
+                                 "gradient (<a_i, x> - b_i) a_i; "
+                                 f"L0 = {_A}saddle_point:SimplexLeastSquares(a, b).lipschitz = max_i ||a_i||_inf "
+                                 "max_x |<a_i, x> - b_i| (x over the simplex's vertices); T = n, one record a round: "
+                                 "round t = 1..T uses record t (0-based row t - 1)",
+                                 "line 1: w_1 = x_1 = the uniform point; round t: line 3 refreshes x_hat_t = the mean "
+                                 "of K vertices drawn from x_t (the averaged iterate, not w_t) iff t <= t0 or "
+                                 "(t - t0) % tau == 0, t0 = ceil(T / tau) (every round up to t0, then t0 + tau, "
+                                 "t0 + 2 tau, ... <= T: floor((T - t0) / tau) refreshes after t0), else line 4 "
+                                 "x_hat_t = x_hat_(t-1); line 5 g_t = grad f(x_hat_t; record t); line 6 w_(t+1) "
+                                 "proportional to w_t exp(-step alpha_t g_t), alpha_t = t (the learner's loss is "
+                                 "alpha_t <g_t, .>); line 7 x_(t+1) = (A_t x_t + alpha_(t+1) w_(t+1)) / A_(t+1), "
+                                 "A_t = t (t + 1) / 2; the output: the mean of K vertices of x_T (the x the last round "
+                                 "starts from)",
                                  "step = min(eta, 1 / (8 L0 tau T)) (the stability cap, saddle_point-E07), eta = "
                                  f"{_A}saddle_point:certified_eta_algorithm5(epsilon, delta, L0, T, K, tau) ('certified': "
                                  f"the largest eta whose N = {_A}saddle_point:algorithm5_sample_count(K, T, tau, t0) "
+                                 "= K (t0 + floor((T - t0) / tau) + 1) (rule='loop', the draws the run makes) "
                                  f"exponential-mechanism draws at eps0 = 2 eta (2 L0 T) certify; {_RECIPE_BR}) "
-                                 f"or {_A}saddle_point:paper_eta_algorithm5(epsilon, delta, L0, T, N), N = "
-                                 f"{_A}saddle_point:algorithm5_sample_count(K, T, tau, t0, rule='catalogue') ('paper', "
-                                 "saddle_point-E06)"],
+                                 f"or {_A}saddle_point:paper_eta_algorithm5(epsilon, delta, L0, T, N) = epsilon / "
+                                 "(8 L0 T sqrt(2 N ln(1/delta))) (Proposition 4.3 as reconstructed, saddle_point-E01: "
+                                 "Corollary 3.6's eps0 = epsilon / (2 sqrt(2 N ln(1/delta))) = 2 eta (2 L0 T)), N = "
+                                 f"{_A}saddle_point:algorithm5_sample_count(K, T, tau, t0, rule='catalogue') = "
+                                 "K (t0 + ceil((T - t0) / tau) + 1) ('paper', saddle_point-E06: the catalogue's count, "
+                                 "one refresh more than the loop's when tau does not divide T - t0: 90 against 87 on "
+                                 "paper-d4-n80-K3-tau5)"],
     "saddle_point:Algorithm 1": [f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz (the game's l_inf "
                                  "gradient bound over the simplices: the max over every atom, used by a record or "
                                  "not, coordinate and vertex of |grad_x f| and |grad_y f|); B = n // T",
