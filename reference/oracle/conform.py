@@ -621,8 +621,8 @@ CONSTANTS = {
                                  "argmin_l (score_l - Z_l), Z_l i.i.d. Laplace(0, lambda) (core:report_noisy_min), "
                                  "theta_(t+1) = (1 - mu_t) theta_t + mu_t e_l, mu_t = 2/(t + 2); the run returns "
                                  "theta_(fw_T): y_hat_ij, x_hat_ij",
-                                 "line 8's score (saddle_point A10, "
-                                 f"{_A}saddle_point:boosting_scores): s_i = max_j F''(x_i, y_hat_ij) - "
+                                 "line 8's score (the reconstructed box; the max / min over the k' runs is catalogue "
+                                 f"A10's; {_A}saddle_point:boosting_scores): s_i = max_j F''(x_i, y_hat_ij) - "
                                  "min_j F''(x_hat_ij, y_i), F''(x, y) = x^T A'' y, A'' the mean of A_z over the m "
                                  "held-out records (the game's f averaged over them); the selection (line 10): the "
                                  "exponential mechanism at epsilon on -s_i with sensitivity 4 B0 / m, P(i) "
