@@ -571,9 +571,11 @@ CONSTANTS = {
                                  f"takes {_A}heavy_tailed:schedule_thm57(n, d, rho, k, lam=1, L=1, strict=False)"],
     "saddle_point:Algorithm 2": [f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz (cubic c: L0 + c/2); "
                                  "the multilevel weight 1/p_N, p_N = "
-                                 f"{_P}mechanisms:truncated_geometric_pmf(M)[N] = C_M 2^-N; x~0, y~0 then 2^(N+1) "
-                                 "vertices per player, the O half the first 2^N, the E half the last; all four gradients "
-                                 "on the whole batch"],
+                                 f"{_P}mechanisms:truncated_geometric_pmf(M)[N] = C_M 2^-N; x~0, y~0 (one vertex each) then "
+                                 "2^(N+1) vertices per player, the O half the first 2^N, the E half the last; G^0 is the "
+                                 "gradient at the sampled vertices (x~0, y~0) themselves (not at the iterate x, y), G^+ at "
+                                 "the means of all 2^(N+1) vertices, G^O and G^E at the means of the halves; all four "
+                                 "gradients on the whole batch"],
     "saddle_point:Algorithm 3": ["x_1, y_1 uniform; step t = 1, 2, ...: the stopping rule (below) first, then line 3 "
                                  "draws N_t ~ TGeom(M), line 4 takes the batch S_t of the next B 2^(N_t + 1) records "
                                  "(consecutive from the first: 0-based records u_t .. u_t + B 2^(N_t + 1) - 1, u_t = B "
@@ -588,7 +590,8 @@ CONSTANTS = {
                                  "drawn); no other test (the records cannot run out: B sum_(s<=tau) 2^(N_s + 1) <= "
                                  "B Gamma <= n / 2); tau = the number of steps run (the stopping time); the output: "
                                  "the means of the tau line-8 vertices of each player (x then y)",
-                                 f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz; (Gamma, M) = "
+                                 f"L0 = {_A}saddle_point:QuadraticSaddle(atoms, data).lipschitz = max |atoms| over every "
+                                 "atom, used by a record or not (Algorithm 1's L0); (Gamma, M) = "
                                  f"{_A}saddle_point:algorithm3_budget(n, B) = (n // (2B), floor(log2 Gamma) - 3) "
                                  "(saddle_point-E03); n >= 16 B (Gamma >= 8, so that M >= 0), else a ParameterError "
                                  "naming n; Algorithm 2's sensitivity 5 L0 / B; N_t by "
@@ -630,8 +633,9 @@ CONSTANTS = {
                                  "game's range bound)"],
     "saddle_point:Algorithm 5": ["the loss: f(x; i) = (1/2)(<a_i, x> - b_i)^2 on the simplex (a an (n, d) array, b (n,)), "
                                  "gradient (<a_i, x> - b_i) a_i; "
-                                 f"L0 = {_A}saddle_point:SimplexLeastSquares(a, b).lipschitz = max_i ||a_i||_inf "
-                                 "max_x |<a_i, x> - b_i| (x over the simplex's vertices); T = n, one record a round: "
+                                 f"L0 = {_A}saddle_point:SimplexLeastSquares(a, b).lipschitz = max_i (||a_i||_inf "
+                                 "max_x |<a_i, x> - b_i|), the largest per-record product (x over the simplex's "
+                                 "vertices; not the product of the two maxima); T = n, one record a round: "
                                  "round t = 1..T uses record t (0-based row t - 1)",
                                  "line 1: w_1 = x_1 = the uniform point; round t: line 3 refreshes x_hat_t = the mean "
                                  "of K vertices drawn from x_t (the averaged iterate, not w_t) iff t <= t0 or "
