@@ -202,4 +202,51 @@ MUTANTS = (
         replace="WINDOW_SDS = 2.0",
         checks=("tests/privacy/test_accountant_scale.py::test_window_width_leaves_a_negligible_tail",),
     ),
+    Mutant(
+        id="core-M221", target="core:PLD composition", bug_class="accountant",
+        description="the window counts a part's infinite mass (its approximate events' delta_i) once instead of count "
+                    "times (an independent review's mutant; certified 4.372 where the ledger needs >= 5.022)",
+        file=PLD,
+        find="        log_keep += c * (math.log1p(-x_inf) if x_inf < 1 else -math.inf)",
+        replace="        log_keep += (math.log1p(-x_inf) if x_inf < 1 else -math.inf)",
+        checks=("tests/privacy/test_accountant_scale.py::test_windowed_approximate_events_count_their_delta_every_time",),
+    ),
+    Mutant(
+        id="core-M222", target="core:PLD composition", bug_class="accountant",
+        description="the window rotated into place one cell off (every loss read one grid step low; an independent "
+                    "review's mutant: 1.0e-6 relative below the exact epsilon on a lattice ledger)",
+        file=PLD,
+        find="    y = np.roll(y, -((start - offset) % n))",
+        replace="    y = np.roll(y, -((start - offset + 1) % n))",
+        checks=("tests/privacy/test_accountant_scale.py::test_windowed_epsilon_is_not_below_the_exact_one_on_a_lattice",),
+    ),
+    Mutant(
+        id="core-M223", target="core:certify", bug_class="accountant",
+        description="certify's one-pass conversion cached by (kind, noise scale) only: events differing in "
+                    "``monotone`` share the first one's epsilon (an independent review's mutant: 83.53 where the "
+                    "exact epsilon is 141.40)",
+        file=ACC,
+        find="        v = value.get(e)\n",
+        replace="        v = value.get(e) or next((w for f, w in value.items()\n"
+                "                                  if (f.kind, f.noise_scale) == (e.kind, e.noise_scale)), None)\n",
+        checks=("tests/privacy/test_accountant_scale.py::test_events_differing_only_in_monotone_are_certified_apart",),
+    ),
+    Mutant(
+        id="core-M224", target="core:PLD composition", bug_class="accountant",
+        description="a block folded onto the window keeps its unfolded error bound (the sqrt(ceil(size / n)) of "
+                    "the fold left out; an independent review's mutant)",
+        file=PLD,
+        find="            x_err *= math.sqrt(math.ceil(x.size / n))\n",
+        replace="",
+        checks=("tests/privacy/test_accountant_scale.py::test_a_folded_block_carries_its_error_times_the_fold",),
+    ),
+    Mutant(
+        id="core-M225", target="core:heterogeneous composition", bug_class="accountant",
+        description="KOV Theorem 3.5's exact sum of squares with each count squared too (looser: 300.0, the basic "
+                    "sum, where the formula gives 62.10; an independent review's mutant)",
+        file=ACC,
+        find="    total = sum(c * (n * (big // d)) ** 2 for (n, d), c in zip(ratios, counts))",
+        replace="    total = sum((c * n * (big // d)) ** 2 for (n, d), c in zip(ratios, counts))",
+        checks=("tests/privacy/test_accountant_scale.py::test_kov_35_on_a_two_valued_ledger_is_the_closed_form",),
+    ),
 )
