@@ -163,7 +163,12 @@ class EuclideanMap(MirrorMap):
     def psi_range(self, C):
         """max_C psi - min_C psi."""
         lo = self.psi(self.minimiser(C))
-        if isinstance(C, (L1Ball, Simplex, Polytope)):
+        c = np.zeros(C.shape) if self.center is None else np.asarray(self.center, dtype=float)
+        if isinstance(C, L1Ball):        # convex: max at a vertex +-r e_j, 1/2 (||c||^2 + r^2 + 2 r |c_j|) at best
+            hi = 0.5 * (float(np.sum(c * c)) + C.r * C.r + 2.0 * C.r * float(np.max(np.abs(c))))
+        elif isinstance(C, Simplex):     # at a vertex e_j: 1/2 (||c||^2 + 1 - 2 c_j) at best
+            hi = 0.5 * (float(np.sum(c * c)) + 1.0 - 2.0 * float(np.min(c)))
+        elif isinstance(C, Polytope):
             hi = max(self.psi(v) for v in C.vertices())      # convex: max at a vertex
         elif isinstance(C, L2Ball):
             off = 0.0 if self.center is None else float(np.linalg.norm(self.center))
@@ -397,8 +402,14 @@ class PNormMap(MirrorMap):
         raise ParameterError("C", "a symmetric set or the Simplex", type(C).__name__)
 
     def psi_range(self, C):
-        """max_C psi - min_C psi (psi is convex: max at a vertex)."""
-        if isinstance(C, (L1Ball, Simplex, Polytope)):
+        """max_C psi - min_C psi (psi is convex: max at a vertex). On the l1 ball and the simplex every vertex
+        (+-r e_j, e_j) has ||v||_p = r (1), so psi there is scale r^2 (scale) and no vertex list is built (it is
+        2d x d: 2^41 entries at d = 2^20)."""
+        if isinstance(C, L1Ball):
+            return self.scale * C.r * C.r - self.psi(self.minimiser(C))
+        if isinstance(C, Simplex):
+            return self.scale - self.psi(self.minimiser(C))
+        if isinstance(C, Polytope):
             hi = max(self.psi(v) for v in C.vertices())
             return hi - self.psi(self.minimiser(C))
         raise ParameterError("C", "a polytope (L1Ball, Simplex, Polytope)", type(C).__name__)

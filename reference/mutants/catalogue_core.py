@@ -609,4 +609,14 @@ MUTANTS = (
         checks=(f"{T_RUNNER}::test_retired_rows_never_run_and_keep_their_key",),
         fast=True,
     ),
+    Mutant(
+        id="core-M226", target="core:Mirror step optimality", bug_class="geometry",
+        description="the off-centre Euclidean map's range on the l1 ball takes the vertex nearest the centre "
+                    "(min |c_j|) instead of the farthest (max |c_j|): R_Psi too small, so every step size and "
+                    "utility bound built on it",
+        file=MIRROR,
+        find="2.0 * C.r * float(np.max(np.abs(c))))",
+        replace="2.0 * C.r * float(np.min(np.abs(c))))",
+        checks=(f"{T_MIRROR}::test_ranges_on_the_l1_ball_and_simplex_equal_the_vertex_enumeration",),
+    ),
 )
