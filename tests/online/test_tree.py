@@ -142,9 +142,12 @@ def test_printed_sigma_refuted_at_T1024_and_T16():
     # natural log, T = 16, eps = 0.1, delta = 0.01 (the audit row's instance)
     s16 = ol.tree_sigma(1.0, 16, 0.1, 0.01, "paper", log_base="e")
     assert float(gdp_delta(2 * math.sqrt(5) / s16, 0.1)) == pytest.approx(0.047, abs=0.001)
-    # at eps = 1 the printed sigma happens to hold (the claim fails only below eps ~ 1)
+    # at eps = 1 the printed sigma holds at T = 1024, but not at T = 16 (delta 1e-6, log_base 2: the exact epsilon is
+    # 1.230; delta 0.01, ln: 1.385): log^2 T outgrows the floor(log2 T) + 1 nodes only for large T
     s1 = ol.tree_sigma(1.0, 1024, 1.0, 1e-6, "paper")
     assert gdp_delta(2 * math.sqrt(11) / s1, 1.0) < 1e-6
+    assert gdp_delta(2 * math.sqrt(5) / ol.tree_sigma(1.0, 16, 1.0, 1e-6, "paper", log_base=2), 1.0) > 1e-6
+    assert gdp_delta(2 * math.sqrt(5) / ol.tree_sigma(1.0, 16, 1.0, 0.01, "paper", log_base="e"), 1.0) > 0.01
 
 
 @pytest.mark.claim("online:Theorem 9")
