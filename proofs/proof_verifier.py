@@ -159,6 +159,11 @@ def test_unbounded_domains_are_handled_by_a_change_of_variables(certificate):
     end = lambda t: 1 - t * (1 - lo) - t * (lo * t).log1p() + xlogx(t)     # noqa: E731
     c = certificate.add(prove_halfline(true, lo, at_infinity=end, claim="log(1 + r) < r for r >= 1/1000"))
     assert [p.status for p in c.parts] == ["proved", "proved"]
+    # split points of s cut the s-box (here at s = 1/2 and 3/4) and are not handed to the end box, whose t lies in
+    # [0, t_end] (they used to be, and the end box refused them as outside its side)
+    split = prove_halfline(true, lo, at_infinity=end, splits={0: [Fraction(1, 2), Fraction(3, 4)]})
+    assert [p.status for p in split.parts] == ["proved", "proved"]
+    assert len(split.parts[0].boxes) >= 3
     # without the end argument a true claim over a half-line is undecided, never proved
     assert prove_halfline(true, lo).status == "undecided"
     # an end function that is not a rewrite of f (opposite signs at sample points) is refused

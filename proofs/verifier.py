@@ -434,7 +434,8 @@ def prove_halfline(f: Callable[..., arb], lo=0, *, at_infinity: Callable[..., ar
     t = 1 - s in [0, t_end]: the caller writes there a function whose positivity implies f's (f times a
     positive weight, rewritten so that it is finite at t = 0, i.e. at r = inf). Without ``at_infinity``
     the end box is left unsettled (a true claim is then ``undecided``, a false one is refuted if a
-    midpoint falls where it fails). The two parts are in ``parts``; a witness is reported in r."""
+    midpoint falls where it fails). The two parts are in ``parts``; a witness is reported in r. ``splits``
+    ({0: [points of s]}) cut the s-box only; the end box is searched without them."""
     lo_q, te = exact(lo), exact(t_end)
     if not 0 < te < 1:
         raise ValueError("t_end must lie in (0, 1)")
@@ -460,7 +461,8 @@ def prove_halfline(f: Callable[..., arb], lo=0, *, at_infinity: Callable[..., ar
             ya, yf = evaluate(at_infinity, t), evaluate(f, lo_q + (1 - t) / t)
             if (ya > 0 and yf < 0) or (ya < 0 and yf > 0):
                 raise ValueError(f"at_infinity({t}) = {ya} and f = {yf} have opposite signs: not a rewrite of f")
-    end = prove(at_infinity, [(0, te)], claim=f"{claim} [end, t = 1 - s]", **kw)
+    end_kw = {k: v for k, v in kw.items() if k != "splits"}    # the splits are points of s, not of t
+    end = prove(at_infinity, [(0, te)], claim=f"{claim} [end, t = 1 - s]", **end_kw)
     cert.parts.append(end)
     cert.evaluations += end.evaluations
     cert.boxes += end.boxes
