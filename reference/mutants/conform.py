@@ -53,7 +53,17 @@ SURVIVOR_NOTES: dict[str, str] = {
     "core-M15": "survives its target (the sampler's cases never run truncated_geometric_pmf, only its CDF); the "
                 "pmf is Algorithm 2's weight 1/p_N, and the cubic Algorithm 2 case (where the correction it "
                 "weighs is not zero) rejects it through saddle_point:Algorithm 2",
+    "heavy_tailed-M53": "no effect at the cases' sizes: the strongly convex batch's extra sample (the (n/T + 1)-th) "
+                        "lies beyond the m b samples Algorithm 3's whole buckets read (27 of 30 at n 120, T 4, m 9; "
+                        "12 of 18 at n 144, T 8, m 12), so the output is the reference's bit for bit (replay passes); "
+                        "the suite kills it",
+    "online-M52": "no effect at the cases' parameters: the cases pass alpha as a Python float, where keeping the "
+                  "caller's number changes nothing (only an np.float32 alpha computes in float32); the suite kills it",
     # -- not exercised: the cases never run the edited lines (reported by the line tracer)
+    "online-M50": "not exercised: Section 4.1's perturbed-IGD update (_PerturbedIGDUpdate), which no vector case "
+                  "runs; the suite kills it (tests/online/test_section_4_1.py)",
+    "online-M51": "not exercised: Section 4.1's sensitivity perturbed_igd_sensitivity, which no vector case runs; "
+                  "the suite kills it (tests/online/test_section_4_1.py)",
     "heavy_tailed-M39": "not exercised: CDPCWME's m path (Theorem 5.2's schedule gives m); the cases and the call "
                         "contract pass beta, from which m follows, so no case can give a disagreeing m and beta; "
                         "the suite kills it (tests/heavy_tailed)",
@@ -100,6 +110,9 @@ REJECTED_NOTES: dict[str, str] = {
                         "is a chance of 0.26 at the case's seed (0.19 over seeds), the law check is the robust one",
     "saddle_point-M17": "through the soft-selection case (paper-game3x2-n192-B1-k4-eps0.3); its replay rejection "
                         "is a chance of 0.26 at the case's seed (0.19 over seeds), the law check is the robust one",
+    "saddle_point-M12": "accounting only: since d2dda5a the certified step is certified_eta_algorithm5, which writes "
+                        "2 L0 T itself, so the edited sens reaches only the ledger's eps0 (replay and the law pass; "
+                        "until then the certified step used sens, and replay and the law rejected it)",
     "lasso-M05": "the point mass law (the conform function runs the package's default keep_iterates=True; the average "
                  "of the iterates stays in the ball and is as sparse as theta_T, so no invariant sees it)",
 }
