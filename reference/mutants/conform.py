@@ -113,6 +113,18 @@ REJECTED_NOTES: dict[str, str] = {
     "saddle_point-M12": "accounting only: since d2dda5a the certified step is certified_eta_algorithm5, which writes "
                         "2 L0 T itself, so the edited sens reaches only the ledger's eps0 (replay and the law pass; "
                         "until then the certified step used sens, and replay and the law rejected it)",
+    "saddle_point-M08": "accounting only: since d2dda5a the certified step is certified_eta_algorithm1, which writes "
+                        "2 L0 / B itself, so the edited sens reaches only the ledger's eps0 (replay and the law pass; "
+                        "until then the certified off-centre case's law rejected it)",
+    "saddle_point-M14": "accounting only: since d2dda5a the certified step is certified_eta_algorithm3, which writes "
+                        "5 L0 / B itself, so the edited sens reaches only the ledger's eps0 (replay and the law pass; "
+                        "until then replay and the law rejected it)",
+    "core-M38": "checked as erm_geometry:Algorithm 2 by name: the line tracer's one run of each case no longer "
+                "reaches the l1 projection (the default run reports no cases), but law run 20 of 200 on "
+                "l1-certified-n60-p5 does, and the copy raises there",
+    "core-M39": "checked as erm_geometry:Algorithm 2 by name: the line tracer's one run of each case no longer "
+                "reaches the l1 projection (the default run reports no cases), but law run 2 of 200 on "
+                "l1-certified-n60-p5 does, and the copy raises there",
     "lasso-M05": "the point mass law (the conform function runs the package's default keep_iterates=True; the average "
                  "of the iterates stays in the ball and is as sparse as theta_T, so no invariant sees it)",
 }
