@@ -66,7 +66,7 @@ BUG_CLASSES: dict[str, str] = {
 
 _ID = re.compile(r"^[a-z_]+-M\d{2,3}$")
 #: What is copied into the mutant's sandbox (relative to the repository root).
-_COPIED = ("reference", "tests", "proofs", "conftest.py", "pyproject.toml")
+_COPIED = ("reference", "tests", "proofs", "examples", "conftest.py", "pyproject.toml")   # tests import examples/
 
 
 @dataclass(frozen=True)
