@@ -1299,7 +1299,8 @@ CLAIMS = (
           "The generators' coordinates have k-th central absolute moment exactly gamma: Student-t "
           "E|T_nu|^k = nu^(k/2) Gamma((k+1)/2) Gamma((nu-k)/2) / (sqrt(pi) Gamma(nu/2)), symmetrised Lomax "
           "Gamma(k+1) Gamma(alpha-k)/Gamma(alpha) (both proved for every nu > k, alpha > k, sympy), centred Lomax by "
-          "quadrature (mpmath: a number the generator computes, checked at listed (alpha, k), not proved).",
+          "quadrature (mpmath: a number the generator computes, checked at listed (alpha, k), not proved); that the "
+          "generators draw these laws is checked by sampling (KS), not proved.",
           "heavy_tailed Definition 2.11"),
     Claim("heavy_tailed:Lemma 6.3 packing", "lower-bound",
           "The packing of Lemma 6.3 / Theorem 6.4: a code of >= 2^(d/8) words of weight d/2 in {0,1}^d at pairwise "

@@ -1453,7 +1453,8 @@ CLAIMS = (
     Claim("saddle_point:Algorithm 3 stopping rule", "invariant",
           "Algorithm 3 decides whether to run step t from N_1..N_(t-1) and the worst-case reserve 2^(M+1) + 2 only; "
           "with Gamma = floor(n/(2B)), M = floor(log2 Gamma) - 3 every run uses at most n/2 records (proofs/: the rule's "
-          "arithmetic for every n, B, by induction over a run's steps; that the package's runs follow the rule: tests/).",
+          "arithmetic for every n, B with Gamma >= 8, i.e. M >= 0, the only case the package accepts, by induction over "
+          "a run's steps; that the package's runs follow the rule: tests/).",
           "seed Proof 3.19; docs/errata.md saddle_point-E03", "reconstructed"),
     Claim("saddle_point:Proposition 3.17", "privacy",
           "Every run of Algorithm 3 at eta = eps B / (40 L0 sqrt(Gamma log(1/delta))) draws at most 2 Gamma vertices of "

@@ -1,5 +1,5 @@
 """Why the audit's Theorem 3.14 row on the pure-equilibrium game fitted gap/(M+1) at -0.36 on n = 4k..256k
-(saddle_point-E12): the sizes, not the reference.
+(saddle_point-E14): the sizes, not the reference.
 
 Algorithm 3 under Theorem 3.14's recipe takes tau ~ Gamma / E[2^(N+1) + 2] steps of size eta. Mirror descent with exact
 gradients, the same eta and tau, no sampling, no batches and no privacy (written here) has, on the pure game, the gap of
