@@ -524,17 +524,9 @@ CASES += [
 # output sees k' only through the selection (the candidates come from the first k n // (3k) records whatever k' is;
 # k' changes the held-out m, the Frank-Wolfe parts and the maxima of the scores): measured, the reference against a
 # port with k' = ceil(log2(4 k / beta)) one less at epsilon 0.3 (the soft selection), 1500 runs a side: p = 0.57 (n 240)
-# and 0.58 (n 170, beta 0.9), so this case carries no law check. What sees k' is the input contract: on 107 records
-# beta 0.6. What sees k' is the input contract: on 359 records the reference refuses (360 needed) and a port with
+# and 0.58 (n 170, beta 0.9), so this case carries no law check. What sees k' is the input contract: on 359 records
+# the reference refuses (360 needed) and a port with
 # k' = ceil(log2(4 k / beta)) = 9 (324 needed) runs; and replay (the Frank-Wolfe draws).
-
-def _line1_counts(beta: float) -> tuple[int, int]:
-    """Line 1 of Algorithm 4 as printed (spec saddle_point §2.4): k = ceil(log2(4/beta)), k' = ceil(log2(8k/beta))."""
-    import math
-
-    k = math.ceil(math.log2(4.0 / beta))
-    return k, math.ceil(math.log2(8.0 * k / beta))
-
 
 def _alg4_line1_kwargs() -> dict:
     return {**_pure_game(400, 2), "epsilon": 2.0, "delta": 1e-3, "beta": 0.09, "B": 1, "fw_T": 3,
@@ -542,7 +534,9 @@ def _alg4_line1_kwargs() -> dict:
 
 
 def _one_record_short(kw) -> dict:
-    k, kp = _line1_counts(kw["beta"])
+    from ...algorithms.saddle_point import boosting_counts
+
+    k, kp = boosting_counts(kw["beta"])   # line 1 (tests/test_conformance_constants.py checks the formulas)
     return {"data": np.asarray(kw["data"])[:6 * k * kp - 1]}
 
 
