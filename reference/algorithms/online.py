@@ -1396,7 +1396,9 @@ CLAIMS = (
           "f_t + (alpha/2)||x||^2 with eta_t = 1/(alpha t), divided by T, line 13's printed beta, the projection.",
           "online Algorithm 6"),
     Claim("online:Section 4.1", "utility",
-          "IGD over the perturbed losses f_t + (a/sqrt t)||x - x_0|| (x_0 random in C), privatised by Algorithm 1, has "
+          "IGD over the perturbed losses f_t + (a/(2 sqrt t))||x - x_0||^2 (x_0 random in C; the paper prints "
+          "(a/sqrt t)||x - x_0||, unsquared, which is not strongly convex: online-E10), step eta_t = 1/(a sqrt t), "
+          "privatised by Algorithm 1, has "
           "O~(T^(3/4)) regret for convex Lipschitz losses without strong convexity: on linear losses over a ball the "
           "fitted exponent of the regret in T is at most 3/4 and excludes 1/2 and 1, while the same run with the "
           "weight a not growing as T^(1/4) is flagged (its exponent near 1).",
