@@ -61,6 +61,7 @@ __all__ = [
     "algorithm1_sample_count", "algorithm5_sample_count", "theorem_3_1_parameters",
     "algorithm3_budget", "vertex_average_expectation", "CurvedSaddle", "theorem_3_14_parameters",
     "theorem_4_2_parameters", "BALANCED_BATCH_CONSTANT", "STABILITY_CONSTANT",
+    "algorithm1_sensitivity", "algorithm3_sensitivity", "algorithm5_sensitivity",
 ]
 
 CALIBRATIONS = ("paper", "certified")
@@ -654,6 +655,25 @@ def _starts(problem, x1, y1):
     return x, y
 
 
+def algorithm1_sensitivity(L0: float, B: int) -> float:
+    """The l_inf change of Algorithm 1's batch gradient (B records, l_inf gradient bound L0) when one record is
+    replaced: 2 L0 / B. The one source of both the certified step (:func:`certified_eta_algorithm1`) and the
+    ledger's vertex events."""
+    return 2.0 * L0 / B
+
+
+def algorithm3_sensitivity(L0: float, B: int) -> float:
+    """The l_inf change of Algorithm 2's estimate (Algorithm 3's gradient) when one record of its batch is replaced:
+    (2^-N + 2 / C_M) L0 / B <= 5 L0 / B at every level N (Proposition 3.17's proof)."""
+    return 5.0 * L0 / B
+
+
+def algorithm5_sensitivity(L0: float, T: int) -> float:
+    """The l_inf change of Algorithm 5's weighted cumulative gradient when one record is replaced:
+    ||G_s - G_s'||_inf <= 2 L0 alpha_r <= 2 L0 T."""
+    return 2.0 * L0 * T
+
+
 def certified_eta_algorithm1(epsilon: float, delta: float, L0: float, B: int, K: int, T: int,
                              output: str = "independent") -> float:
     """Algorithm 1's certified step as a public function of its inputs (what ``private_smd_vertices(...,
@@ -664,7 +684,8 @@ def certified_eta_algorithm1(epsilon: float, delta: float, L0: float, B: int, K:
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     L0, B = check_positive(L0, "L0"), check_int(B, "B", 1)
     N = algorithm1_sample_count(check_int(K, "K", 1), check_int(T, "T", 1), output)
-    return _certified_step(epsilon, delta, 2.0 * L0 / B, N, paper_eta_algorithm1(epsilon, delta, L0, B, K, T, output))
+    return _certified_step(epsilon, delta, algorithm1_sensitivity(L0, B), N,
+                           paper_eta_algorithm1(epsilon, delta, L0, B, K, T, output))
 
 
 def private_smd_vertices(problem: QuadraticSaddle, epsilon: float, delta: float, rng, *, T: int, K: int = 1,
@@ -704,7 +725,7 @@ def private_smd_vertices(problem: QuadraticSaddle, epsilon: float, delta: float,
                              "exceeds the data (single pass)", B)
     _check_eps_range(epsilon, delta)
     N = algorithm1_sample_count(K, T, output)
-    sens = 2.0 * L0 / B                     # l_inf change of one batch gradient (replace-one)
+    sens = algorithm1_sensitivity(L0, B)    # l_inf change of one batch gradient (replace-one)
     # Parameters: the step (Proposition 3.3 or the accountant)
     if eta is not None:
         eta_priv, calibration = check_positive(eta, "eta"), "explicit"
@@ -902,7 +923,8 @@ def certified_eta_algorithm3(epsilon: float, delta: float, L0: float, B: int, Ga
     declared Lipschitz constant (``QuadraticSaddle(...).lipschitz``)."""
     epsilon, delta = check_epsilon(epsilon), check_delta(delta)
     L0, B, Gamma = check_positive(L0, "L0"), check_int(B, "B", 1), check_int(Gamma, "Gamma", 1)
-    return _certified_step(epsilon, delta, 5.0 * L0 / B, 2 * Gamma, paper_eta_algorithm3(epsilon, delta, L0, B, Gamma))
+    return _certified_step(epsilon, delta, algorithm3_sensitivity(L0, B), 2 * Gamma,
+                           paper_eta_algorithm3(epsilon, delta, L0, B, Gamma))
 
 
 def private_smd_bias_reduced(problem: QuadraticSaddle, epsilon: float, delta: float, rng, *, B: int,
@@ -926,7 +948,7 @@ def private_smd_bias_reduced(problem: QuadraticSaddle, epsilon: float, delta: fl
     B = check_int(B, "B", 1)
     Gamma, M = algorithm3_budget(n, B, Gamma, M)
     _check_eps_range(epsilon, delta)
-    sens = 5.0 * L0 / B
+    sens = algorithm3_sensitivity(L0, B)
     if eta is not None:
         eta_priv, calibration = check_positive(eta, "eta"), "explicit"
     elif calibration == "paper":
@@ -1085,7 +1107,8 @@ def certified_eta_algorithm5(epsilon: float, delta: float, L0: float, T: int, K:
     K, tau = check_int(K, "K", 1), check_int(tau, "tau", 1)
     t0 = math.ceil(T / tau) if t0 is None else check_int(t0, "t0", 1)
     N = algorithm5_sample_count(K, T, tau, t0)
-    return _certified_step(epsilon, delta, 2.0 * L0 * T, N, paper_eta_algorithm5(epsilon, delta, L0, T, N))
+    return _certified_step(epsilon, delta, algorithm5_sensitivity(L0, T), N,
+                           paper_eta_algorithm5(epsilon, delta, L0, T, N))
 
 
 def private_sco_anytime(problem: SimplexLeastSquares, epsilon: float, delta: float, rng, *, K: int, tau: int,
@@ -1116,7 +1139,7 @@ def private_sco_anytime(problem: SimplexLeastSquares, epsilon: float, delta: flo
     _check_eps_range(epsilon, delta)
     N = algorithm5_sample_count(K, T, tau, t0)
     N_paper = algorithm5_sample_count(K, T, tau, t0, rule="catalogue")
-    sens = 2.0 * L0 * T                     # ||G_s - G_s'||_inf <= 2 L0 alpha_r <= 2 L0 T
+    sens = algorithm5_sensitivity(L0, T)    # ||G_s - G_s'||_inf <= 2 L0 alpha_r <= 2 L0 T
     if eta is not None:
         eta_priv, calibration = check_positive(eta, "eta"), "explicit"
     elif calibration == "paper":

@@ -110,15 +110,11 @@ REJECTED_NOTES: dict[str, str] = {
                         "is a chance of 0.26 at the case's seed (0.19 over seeds), the law check is the robust one",
     "saddle_point-M17": "through the soft-selection case (paper-game3x2-n192-B1-k4-eps0.3); its replay rejection "
                         "is a chance of 0.26 at the case's seed (0.19 over seeds), the law check is the robust one",
-    "saddle_point-M12": "accounting only: since d2dda5a the certified step is certified_eta_algorithm5, which writes "
-                        "2 L0 T itself, so the edited sens reaches only the ledger's eps0 (replay and the law pass; "
-                        "until then the certified step used sens, and replay and the law rejected it)",
-    "saddle_point-M08": "accounting only: since d2dda5a the certified step is certified_eta_algorithm1, which writes "
-                        "2 L0 / B itself, so the edited sens reaches only the ledger's eps0 (replay and the law pass; "
-                        "until then the certified off-centre case's law rejected it)",
-    "saddle_point-M14": "accounting only: since d2dda5a the certified step is certified_eta_algorithm3, which writes "
-                        "5 L0 / B itself, so the edited sens reaches only the ledger's eps0 (replay and the law pass; "
-                        "until then replay and the law rejected it)",
+    # d2dda5a to 2026-12-02 the certified steps wrote these sensitivities themselves and the edits reached only the
+    # ledger (accounting alone rejected them); now algorithm1/3/5_sensitivity is the one source of both
+    "saddle_point-M08": "through algorithm1_sensitivity, the one source of the certified step and the ledger",
+    "saddle_point-M12": "through algorithm5_sensitivity, the one source of the certified step and the ledger",
+    "saddle_point-M14": "through algorithm3_sensitivity, the one source of the certified step and the ledger",
     "core-M38": "checked as erm_geometry:Algorithm 2 by name: the line tracer's one run of each case no longer "
                 "reaches the l1 projection (the default run reports no cases), but law run 20 of 200 on "
                 "l1-certified-n60-p5 does, and the copy raises there",
