@@ -871,7 +871,7 @@ def paper_eta_algorithm3(epsilon, delta, L0, B, Gamma) -> float:
     return epsilon * B / (PROP_3_17_CONSTANT * L0 * math.sqrt(Gamma * math.log(1.0 / delta)))
 
 
-BALANCED_BATCH_CONSTANT = 40.0 * math.sqrt(2.0)   # Theorem 3.14's B at which Prop 3.17's step equals the rate's step
+BALANCED_BATCH_CONSTANT = PROP_3_17_CONSTANT * math.sqrt(2.0)   # Theorem 3.14's B at which Prop 3.17's step equals the rate's step
 
 
 def theorem_3_14_parameters(n: int, epsilon: float, delta: float, dx: int, dy: int, L0: float, L1: float,
