@@ -61,7 +61,7 @@ __all__ = [
     "algorithm1_sample_count", "algorithm5_sample_count", "theorem_3_1_parameters",
     "algorithm3_budget", "vertex_average_expectation", "CurvedSaddle", "theorem_3_14_parameters",
     "theorem_4_2_parameters", "BALANCED_BATCH_CONSTANT", "STABILITY_CONSTANT",
-    "algorithm1_sensitivity", "algorithm3_sensitivity", "algorithm5_sensitivity",
+    "algorithm1_sensitivity", "algorithm3_sensitivity", "algorithm5_sensitivity", "boosting_score_sensitivity",
 ]
 
 CALIBRATIONS = ("paper", "certified")
@@ -1272,6 +1272,13 @@ def boosting_part_sizes(n: int, k: int, k_prime: int) -> tuple[int, int, int]:
     return size3, size_fw, n - k * size3 - 2 * k * kp * size_fw
 
 
+def boosting_score_sensitivity(L0: float, size_fw: int) -> float:
+    """The score sensitivity of Algorithm 4's private Frank-Wolfe selections (line 6): a linear score over size_fw
+    records with l_inf gradient bound L0 moves by at most 2 L0 / size_fw when one record is replaced. The one source
+    of the certified scale and the selections' ledger events."""
+    return 2.0 * L0 / size_fw
+
+
 def boosting_noise_scale(L0: float, size_fw: int, fw_T: int, epsilon: float, delta: float,
                          calibration: str = "certified") -> float:
     """The Laplace scale lambda of Algorithm 4's private Frank-Wolfe runs (line 6; saddle_point-E09: lasso Algorithm
@@ -1282,7 +1289,7 @@ def boosting_noise_scale(L0: float, size_fw: int, fw_T: int, epsilon: float, del
     if calibration == "paper":
         return fw.paper_laplace_scale(L0, 1.0, fw_T, size_fw, epsilon, delta)
     if calibration == "certified":
-        return fw.certified_laplace_scale(2.0 * L0 / size_fw, fw_T, epsilon, delta)
+        return fw.certified_laplace_scale(boosting_score_sensitivity(L0, size_fw), fw_T, epsilon, delta)
     raise ParameterError("calibration", f"one of {CALIBRATIONS}", calibration)
 
 
@@ -1339,7 +1346,7 @@ def private_boosted_saddle_point(problem: QuadraticSaddle, epsilon: float, delta
     m = n - start
     ledgers: dict = {}
     candidates, y_hats, x_hats = [], [], []
-    sens_fw = 2.0 * L0 / size_fw
+    sens_fw = boosting_score_sensitivity(L0, size_fw)
     lam = boosting_noise_scale(L0, size_fw, fw_T, epsilon, delta, calibration)
     vertices_y, vertices_x = np.eye(problem.dy), np.eye(problem.dx)
     for i in range(k):

@@ -328,4 +328,13 @@ MUTANTS = (
         file=_ALG, find="if t <= t0 or (t - t0) % tau == 0:", replace="if t <= t0 or t % tau == 0:",
         checks=(_T + "test_algorithms.py::test_algorithm5_averages_are_the_anytime_online_to_batch_weights",),
     ),
+    Mutant(
+        id="saddle_point-M41", target="saddle_point:Algorithm 4", bug_class="sensitivity",
+        description="the Frank-Wolfe selections' score sensitivity without the replace-one factor 2 (L0 / size_fw in "
+                    "boosting_score_sensitivity, the one source of the certified scale and the selections' ledger)",
+        file=_ALG, find="    return 2.0 * L0 / size_fw\n", replace="    return 1.0 * L0 / size_fw\n",
+        checks=(_T + "test_boosting.py::test_parallel_composition_of_the_parts",
+                "tests/test_conformance_constants.py::test_saddle_point_algorithm4_counts_split_and_noise_are_the_named_functions",
+                "tests/test_recompute_certified_noise.py::test_saddle_point_algorithm4_frank_wolfe_scale_recomputed_by_kov"),
+    ),
 )

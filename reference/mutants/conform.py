@@ -84,6 +84,11 @@ SURVIVOR_NOTES: dict[str, str] = {
     "saddle_point-M28": "on i.i.d. records the swapped part moves only the dependence between two Frank-Wolfe runs "
                         "(law p 0.64 at 2000 runs); records that differ by part would also reject a correct port "
                         "laying the parts out otherwise (saddle_point A10); replay and the suite reject it",
+    "saddle_point-M41": "the Frank-Wolfe selections' half noise moves only which candidate scores best, and at the "
+                        "cases' sizes the selection's law does not see it (law p above alpha); the ledger records each "
+                        "selection's epsilon 2 Delta / lambda, which the halved Delta and halved lambda leave equal, so "
+                        "accounting passes too: a privacy bug no output-only check sees here; replay and the suite "
+                        "reject it (the named function's scale is stated in `list`)",
     # -- equivalent
     "core-M56": "equivalent: side='left' differs from side='right' only when u equals a CDF value exactly",
 }
